@@ -1,0 +1,53 @@
+# Two commands for a fresh machine:
+#   make run    set up and start the site with demo data (SQLite, in-memory layers)
+#   make test   run the whole test suite
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Django 6 needs Python 3.12+; pick the newest one this machine has.
+PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3.13 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v $$p; break; }; done)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup install browser migrate demo serve worker beat test-real messages
+
+$(VENV)/.installed: requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+# Debian's chromium for the browser tests (Playwright drives it; no browser download).
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+migrate: install
+	mkdir -p var
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+run: demo
+	$(PY) manage.py collectstatic --noinput -v 0
+	@echo "Site: http://$(HOST):$(PORT)/  (demo users alice, bob, carol, dieter; password 'spieltisch')"
+	SPIELTISCH_CLOCK_THREAD=1 PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# Real services: start these beside `serve` with DATABASE_URL and REDIS_URL set.
+serve: migrate
+	$(PY) manage.py collectstatic --noinput -v 0
+	PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+worker: install
+	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications
+beat: install
+	PYTHONPATH=platform:. $(VENV)/bin/celery -A config beat -l info
+
+test: install browser
+	bash .ci/test-suite
+
+messages: install
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=bench --ignore=var
+	$(PY) locale/tools/translate_de.py

@@ -1,0 +1,22 @@
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+TIME_ZONES = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(_("language"), max_length=5, choices=settings.LANGUAGES, default="en")
+    timezone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin",
+                                choices=[(tz, tz) for tz in TIME_ZONES])
+
+    def __str__(self):
+        return self.display_name or self.user.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.user.username

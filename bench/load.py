@@ -1,0 +1,335 @@
+"""The load client: a separate process on loopback (asyncio, aiohttp, uvloop). It does not
+import Django; it mirrors every match locally with the pure game engine (the seeder hands it
+each match's setup state), so it picks legal moves without extra requests.
+
+    python bench/load.py moves --seed-file F --base URL --rate 300 --duration 20
+        open loop: each match moves at random times (Poisson, rate/matches per match); a move's
+        round trip = POST sent -> its frame (the new version) received on the sockets of every
+        other seat. Reports POST and round-trip p50/p95/p99, achieved rate, errors, lost frames.
+    python bench/load.py sustained --seed-file F --base URL --duration 15 [--concurrency N]
+        closed loop: N matches move as fast as their round trips allow; actions/s and errors.
+    python bench/load.py idle --seed-file F --base URL --sockets 5000
+        opens idle spectator sockets and holds them; prints when all are open (the runner
+        measures the server's memory meanwhile).
+    python bench/load.py lists --seed-file F --base URL --requests 200
+        latency of the lobby and "my games" pages and their API twins.
+
+Output: one JSON object on stdout.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games import registry  # noqa: E402  (pure engines; no Django needed)
+
+
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(p / 100 * len(s) + 0.5) - 1))]
+
+
+def summary_ms(values: list[float]) -> dict:
+    ms = [v * 1000 for v in values]
+    return {"n": len(ms), "p50": _r(pct(ms, 50)), "p95": _r(pct(ms, 95)), "p99": _r(pct(ms, 99)),
+            "max": _r(max(ms) if ms else None), "mean": _r(statistics.fmean(ms) if ms else None)}
+
+
+def _r(x):
+    return None if x is None else round(x, 2)
+
+
+class Mirror:
+    """One match as the client knows it: full state (from the seed), version, seat sockets."""
+
+    def __init__(self, data: dict):
+        self.id = data["id"]
+        self.engine = registry.get(data["game"]).engine
+        self.state, self.version = data["state"], data["version"]
+        self.seats = data["seats"]
+        self.waiting: dict[int, tuple[set[int], asyncio.Future]] = {}
+        self.over = self.engine.outcome(self.state) is not None
+
+    def frame(self, seat: int, version: int, now: float) -> None:
+        entry = self.waiting.get(version)
+        if entry is None:
+            return
+        pending, fut = entry
+        pending.discard(seat)
+        if not pending and not fut.done():
+            fut.set_result(now)
+
+
+async def open_sockets(session, base: str, mirrors: list[Mirror], per_match_seats: bool = True,
+                       parallel: int = 100) -> list:
+    # Sockets get their own session: each holds a connection, which must not count against
+    # the HTTP keep-alive pool's limit.
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    ws_base = base.replace("http", "ws", 1)
+    sem = asyncio.Semaphore(parallel)
+    sockets = []
+
+    async def one(m: Mirror, seat: int):
+        async with sem:
+            ws = await session.ws_connect(f"{ws_base}/ws/matches/{m.id}/", headers={
+                "Origin": base, "Cookie": f"sessionid={m.seats[seat]['session']}"}, heartbeat=None,
+                autoping=True, max_msg_size=0)
+        sockets.append(ws)
+        async for msg in ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            now = time.perf_counter()
+            # Frames are small JSON; only the type and version matter here.
+            data = json.loads(msg.data)
+            if data.get("type") == "match.update":
+                m.frame(seat, data["version"], now)
+
+    tasks = [asyncio.create_task(one(m, s)) for m in mirrors for s in range(len(m.seats))]
+    deadline = time.monotonic() + 120
+    problem = None
+    while len(sockets) < len(tasks) and time.monotonic() < deadline:
+        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+        if failed:
+            problem = f"socket failed after {len(sockets)} connected: {failed[0].exception()!r}"
+            break
+        await asyncio.sleep(0.05)
+    if problem is None and len(sockets) < len(tasks):
+        problem = f"only {len(sockets)} of {len(tasks)} sockets connected"
+    if problem:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await session.close()
+        raise RuntimeError(problem)
+    tasks.append(asyncio.create_task(_close_later(session)))
+    return tasks
+
+
+async def _close_later(session):
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await session.close()
+
+
+async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, frame_timeout: float):
+    seat = m.engine.to_move(m.state)[0]
+    action = rng.choice(m.engine.legal_actions(m.state, seat))
+    expected = m.version + 1
+    fut = asyncio.get_running_loop().create_future()
+    m.waiting[expected] = ({s for s in range(len(m.seats)) if s != seat}, fut)
+    t0 = time.perf_counter()
+    try:
+        async with session.post(f"{base}/api/matches/{m.id}/actions/",
+                                json={"action": action, "version": m.version},
+                                headers={"Authorization": f"Token {m.seats[seat]['token']}"}) as r:
+            await r.read()
+            status = r.status
+    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        stats["errors"][type(exc).__name__] = stats["errors"].get(type(exc).__name__, 0) + 1
+        m.waiting.pop(expected, None)
+        m.over = True  # unknown outcome: stop moving this match
+        return False
+    t_post = time.perf_counter() - t0
+    if status != 200:
+        stats["errors"][str(status)] = stats["errors"].get(str(status), 0) + 1
+        m.waiting.pop(expected, None)
+        m.over = True
+        return False
+    stats["post"].append(t_post)
+    m.state = m.engine.apply(m.state, seat, action).state
+    m.version = expected
+    m.over = m.engine.outcome(m.state) is not None
+    try:
+        arrived = await asyncio.wait_for(asyncio.shield(fut), frame_timeout)
+        stats["rtt"].append(arrived - t0)
+    except asyncio.TimeoutError:
+        stats["lost_frames"] += 1
+    finally:
+        m.waiting.pop(expected, None)
+    stats["done"] += 1
+    return True
+
+
+def new_stats() -> dict:
+    return {"post": [], "rtt": [], "errors": {}, "lost_frames": 0, "done": 0}
+
+
+def cpu_seconds() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+async def cmd_moves(args, mirrors: list[Mirror]) -> dict:
+    connector = aiohttp.TCPConnector(limit=args.connections)
+    timeout = aiohttp.ClientTimeout(total=args.request_timeout)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        t = time.perf_counter()
+        readers = await open_sockets(session, args.base, mirrors)
+        connect_s = time.perf_counter() - t
+        await asyncio.sleep(1.0)
+        results = {"sockets": len(readers) - 1, "matches": len(mirrors), "connect_s": round(connect_s, 2),
+                   "phases": []}
+        rates = [float(r) for r in str(args.rate).split(",")]
+        for rate in rates:
+            results["phases"].append(await phase_open_loop(session, args, mirrors, rate))
+        for task in readers:
+            task.cancel()
+    return results
+
+
+async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> dict:
+    stats = new_stats()
+    rng = random.Random(int(rate * 1000))
+    per_match = rate / len(mirrors)
+    start = time.perf_counter()
+    end = start + args.duration
+    cpu0 = cpu_seconds()
+    lag = []
+
+    async def runner(m: Mirror):
+        at = start + rng.expovariate(per_match)
+        while not m.over:
+            if at >= end:
+                return
+            delay = at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:
+                lag.append(-delay)
+            await move(session, args.base, m, rng, stats, args.frame_timeout)
+            at += rng.expovariate(per_match)
+
+    await asyncio.gather(*(runner(m) for m in mirrors))
+    elapsed = time.perf_counter() - start
+    active_left = sum(1 for m in mirrors if not m.over)
+    return {"mode": "open", "target_rate": rate, "duration_s": round(elapsed, 2),
+            "achieved_rate": round(stats["done"] / elapsed, 1), "actions": stats["done"],
+            "post_ms": summary_ms(stats["post"]), "round_trip_ms": summary_ms(stats["rtt"]),
+            "errors": stats["errors"], "lost_frames": stats["lost_frames"], "active_matches_left": active_left,
+            "late_starts_over_100ms": sum(1 for x in lag if x > 0.1),
+            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
+
+
+async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
+    connector = aiohttp.TCPConnector(limit=args.connections)
+    timeout = aiohttp.ClientTimeout(total=args.request_timeout)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        readers = await open_sockets(session, args.base, mirrors)
+        await asyncio.sleep(1.0)
+        stats = new_stats()
+        rng = random.Random(7)
+        start = time.perf_counter()
+        end = start + args.duration
+        cpu0 = cpu_seconds()
+        active = mirrors[:args.concurrency] if args.concurrency else mirrors
+
+        async def runner(m: Mirror):
+            while not m.over and time.perf_counter() < end:
+                await move(session, args.base, m, rng, stats, args.frame_timeout)
+
+        await asyncio.gather(*(runner(m) for m in active))
+        elapsed = time.perf_counter() - start
+        for task in readers:
+            task.cancel()
+    return {"mode": "closed", "matches_moving": len(active), "sockets": len(readers) - 1,
+            "duration_s": round(elapsed, 2), "actions": stats["done"],
+            "actions_per_s": round(stats["done"] / elapsed, 1), "post_ms": summary_ms(stats["post"]),
+            "round_trip_ms": summary_ms(stats["rtt"]), "errors": stats["errors"],
+            "lost_frames": stats["lost_frames"], "finished_matches": sum(1 for m in active if m.over),
+            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
+
+
+async def cmd_idle(args, mirrors: list[Mirror]) -> dict:
+    """Spectator sockets (anonymous, public matches), opened then held until stdin closes."""
+    ws_base = args.base.replace("http", "ws", 1)
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        sem = asyncio.Semaphore(100)
+        sockets = []
+
+        async def one(i: int):
+            async with sem:
+                ws = await session.ws_connect(f"{ws_base}/ws/matches/{mirrors[i % len(mirrors)].id}/",
+                                              headers={"Origin": args.base}, heartbeat=None)
+            sockets.append(ws)
+
+        t = time.perf_counter()
+        await asyncio.gather(*(one(i) for i in range(args.sockets)))
+        print(json.dumps({"open": len(sockets), "connect_s": round(time.perf_counter() - t, 2)}), flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # hold until told
+        for ws in sockets:
+            await ws.close()
+    return {"closed": len(sockets)}
+
+
+async def cmd_lists(args, data: dict) -> dict:
+    lister = data["lister"]
+    targets = {
+        "lobby_page": ("/lobby/", {"Cookie": f"sessionid={lister['session']}"}),
+        "my_games_page": ("/my-games/", {"Cookie": f"sessionid={lister['session']}"}),
+        "api_invitations": ("/api/invitations/", {"Authorization": f"Token {lister['token']}"}),
+        "api_my_matches": ("/api/matches/?mine=1", {"Authorization": f"Token {lister['token']}"}),
+    }
+    out = {}
+    async with aiohttp.ClientSession() as session:
+        for name, (path, headers) in targets.items():
+            times, sizes, statuses = [], [], set()
+            for i in range(args.requests + 5):
+                t0 = time.perf_counter()
+                async with session.get(args.base + path, headers=headers, allow_redirects=False) as r:
+                    body = await r.read()
+                    statuses.add(r.status)
+                if i >= 5:  # warm-up
+                    times.append(time.perf_counter() - t0)
+                    sizes.append(len(body))
+            out[name] = {**summary_ms(times), "status": sorted(statuses), "bytes": sizes[-1]}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cmd", choices=["moves", "sustained", "idle", "lists"])
+    ap.add_argument("--seed-file", required=True)
+    ap.add_argument("--base", default="http://127.0.0.1:8810")
+    ap.add_argument("--rate", default="300", help="actions/s; several comma-separated = several phases")
+    ap.add_argument("--duration", type=float, default=20)
+    ap.add_argument("--concurrency", type=int, default=0)
+    ap.add_argument("--connections", type=int, default=200, help="HTTP keep-alive pool of the client")
+    ap.add_argument("--frame-timeout", type=float, default=10)
+    ap.add_argument("--request-timeout", type=float, default=15, help="a POST slower than this counts as an error")
+    ap.add_argument("--sockets", type=int, default=5000)
+    ap.add_argument("--requests", type=int, default=200)
+    args = ap.parse_args()
+    try:
+        import uvloop
+        factory = uvloop.new_event_loop
+    except ImportError:
+        factory = None
+    data = json.loads(Path(args.seed_file).read_text())
+    with asyncio.Runner(loop_factory=factory) as runner:
+        if args.cmd == "lists":
+            result = runner.run(cmd_lists(args, data))
+        else:
+            mirrors = [Mirror(m) for m in data["matches"]]
+            command = {"moves": cmd_moves, "sustained": cmd_sustained, "idle": cmd_idle}[args.cmd]
+            result = runner.run(command(args, mirrors))
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Speed and scale benchmarks against the real stack (goals: ../shared/spec/quality.md).
+
+Starts a private PostgreSQL cluster, Redis, a Celery worker and uvicorn with several workers
+(bench/stack.py), seeds it (bench/seed.py) and drives it from a separate process on loopback
+(bench/load.py). Results go to bench/results/<what>-<time>.json; figures into
+docs/performance.md by hand, with the command.
+
+    .venv/bin/python bench/run.py moves       # 500 4-player matches = 2,000 seat sockets; open loop
+                                              # at 100, 200, 300 actions/s, 20 s each
+    .venv/bin/python bench/run.py sustained   # the same 500 matches as fast as they go, 15 s
+    .venv/bin/python bench/run.py idle        # 5,000 idle sockets: server memory per socket
+    .venv/bin/python bench/run.py lists       # 10,000 invitations, 200 matches: page latency
+    .venv/bin/python bench/run.py all --smoke # everything tiny (CI: tests/drills/test_bench_smoke.py)
+
+Options: --workers N (uvicorn workers, default 2), --server daphne, --runs K (median of K).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from stack import PY, Stack  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+
+FULL = {"matches": 500, "players": 4, "rates": "100,200,300", "duration": 20, "sustained_s": 15,
+        "idle": 5000, "invitations": 10_000, "my_matches": 200, "requests": 200}
+SMOKE = {"matches": 6, "players": 2, "rates": "10", "duration": 3, "sustained_s": 3,
+         "idle": 100, "invitations": 300, "my_matches": 20, "requests": 20}
+
+
+def machine() -> dict:
+    return {"cpus": os.cpu_count(), "python": platform.python_version(), "load_before": os.getloadavg(),
+            "date": datetime.datetime.now().isoformat(timespec="seconds")}
+
+
+def seed(stack: Stack, *args: str) -> dict:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = RESULTS / f"seed-{stack.http_port}.json"
+    subprocess.run([PY, str(ROOT / "bench" / "seed.py"), *args, "--out", str(out)], cwd=ROOT, env=stack.env,
+                   check=True, timeout=1200)
+    return json.loads(out.read_text()), out
+
+
+def client(*args: str, timeout: float = 900) -> dict:
+    done = subprocess.run([PY, str(ROOT / "bench" / "load.py"), *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"load client failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_moves(stack: Stack, p: dict, sustained: bool, prefix: str) -> dict:
+    _, path = seed(stack, "matches", "--matches", str(p["matches"]), "--players", str(p["players"]),
+                   "--prefix", prefix)
+    if sustained:
+        return client("sustained", "--seed-file", str(path), "--base", stack.base_url,
+                      "--duration", str(p["sustained_s"]))
+    return client("moves", "--seed-file", str(path), "--base", stack.base_url, "--rate", p["rates"],
+                  "--duration", str(p["duration"]))
+
+
+def bench_idle(stack: Stack, p: dict, prefix: str) -> dict:
+    _, path = seed(stack, "matches", "--matches", "20", "--players", "2", "--prefix", prefix)
+    time.sleep(2)
+    before = stack.server_rss_kib()
+    proc = subprocess.Popen([PY, str(ROOT / "bench" / "load.py"), "idle", "--seed-file", str(path), "--base",
+                             stack.base_url, "--sockets", str(p["idle"])], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    opened = json.loads(proc.stdout.readline())
+    time.sleep(3)
+    after = stack.server_rss_kib()
+    proc.stdin.close()
+    proc.wait(120)
+    return {"sockets": opened["open"], "connect_s": opened["connect_s"], "server_rss_before_mib": round(before / 1024, 1),
+            "server_rss_after_mib": round(after / 1024, 1),
+            "kib_per_socket": round((after - before) / max(1, opened["open"]), 1),
+            "projected_5000_mib": round((after - before) / max(1, opened["open"]) * 5000 / 1024 + before / 1024, 1)}
+
+
+def bench_lists(stack: Stack, p: dict, prefix: str) -> dict:
+    _, path = seed(stack, "lists", "--invitations", str(p["invitations"]), "--my-matches", str(p["my_matches"]),
+                   "--prefix", prefix)
+    return {"invitations": p["invitations"], "my_matches": p["my_matches"],
+            **client("lists", "--seed-file", str(path), "--base", stack.base_url, "--requests", str(p["requests"]))}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["moves", "sustained", "idle", "lists", "all"])
+    ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "daphne"])
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--http-port", type=int, default=8810)
+    ap.add_argument("--pg-port", type=int, default=5440)
+    ap.add_argument("--redis-port", type=int, default=6390)
+    ap.add_argument("--matches", type=int)
+    ap.add_argument("--rates")
+    ap.add_argument("--duration", type=float)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    p = dict(SMOKE if args.smoke else FULL)
+    for key in ("matches", "rates", "duration"):
+        if getattr(args, key) is not None:
+            p[key] = getattr(args, key)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    report = {"what": args.what, "smoke": args.smoke, "params": p, "workers": args.workers, "server": args.server,
+              "machine": machine(), "runs": []}
+    whats = ["moves", "sustained", "idle", "lists"] if args.what == "all" else [args.what]
+    with Stack(workers=args.workers, server=args.server, http_port=args.http_port, pg_port=args.pg_port,
+               redis_port=args.redis_port) as stack:
+        for run in range(args.runs):
+            result = {}
+            for what in whats:
+                prefix = f"r{run}{what[:2]}"
+                if what in ("moves", "sustained"):
+                    result[what] = bench_moves(stack, p, what == "sustained", prefix)
+                elif what == "idle":
+                    result[what] = bench_idle(stack, p, prefix)
+                else:
+                    result[what] = bench_lists(stack, p, prefix)
+                print(json.dumps({what: result[what]}), flush=True)
+            report["runs"].append(result)
+    report["machine"]["load_after"] = os.getloadavg()
+    out = Path(args.out) if args.out else RESULTS / f"{args.what}{'-smoke' if args.smoke else ''}-{int(time.time())}.json"
+    out.write_text(json.dumps(report, indent=1))
+    print(f"written {out}", file=sys.stderr)
+    if args.runs > 1:
+        print(json.dumps(medians(report["runs"]), indent=1))
+
+
+def medians(runs: list[dict]) -> dict:
+    """Median over runs of every numeric leaf."""
+    def walk(items):
+        first = items[0]
+        if isinstance(first, dict):
+            return {k: walk([i[k] for i in items if isinstance(i, dict) and k in i]) for k in first}
+        if isinstance(first, list):
+            return [walk([i[j] for i in items if len(i) > j]) for j in range(len(first))]
+        if isinstance(first, (int, float)) and not isinstance(first, bool):
+            vals = [i for i in items if isinstance(i, (int, float)) and i is not None]
+            return statistics.median(vals) if vals else None
+        return first
+    return walk(runs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Starts the real stack for benchmarks and drills, privately, so it can be stopped and
+restarted without touching the shared services other people's tests use:
+
+- PostgreSQL 15: a private cluster (initdb into /tmp, port 5440 by default), database
+  ``spieltisch_bench``; max_connections 300 so several server workers fit;
+- Redis: a private ``redis-server`` (port 6390 by default), db 7;
+- a Celery worker (``-c 2``) and an ASGI server (uvicorn ``--workers N``, or daphne).
+
+    with Stack(workers=2) as stack:
+        stack.base_url, stack.env, stack.restart_server(), stack.stop_redis() ...
+
+Every process is started here and stopped by its own pid.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+LOGS = ROOT / "var" / "bench"
+
+
+def free(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def wait_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process {proc.args[:3]} exited with {proc.returncode}")
+        if not free(port):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
+
+
+def _as_postgres(args: list[str], **kw) -> subprocess.CompletedProcess:
+    if os.geteuid() == 0:
+        args = ["runuser", "-u", "postgres", "--", *args]
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+
+
+class Stack:
+    def __init__(self, *, workers: int = 2, server: str = "uvicorn", http_port: int = 8810,
+                 pg_port: int = 5440, redis_port: int = 6390, worker: bool = True,
+                 database: str = "spieltisch_bench", extra_env: dict | None = None, fresh: bool = True):
+        self.workers, self.server, self.http_port = workers, server, http_port
+        self.pg_port, self.redis_port, self.with_worker = pg_port, redis_port, worker
+        self.database, self.fresh = database, fresh
+        self.pgdata = Path(f"/tmp/spieltisch-bench-pg-{pg_port}")
+        self.procs: dict[str, subprocess.Popen] = {}
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.database_url = f"postgres://postgres@127.0.0.1:{pg_port}/{database}"
+        self.redis_url = f"redis://127.0.0.1:{redis_port}/7"
+        self.env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
+                    "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "DJANGO_DEBUG": "0",
+                    "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
+                    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
+                    **(extra_env or {})}
+        self.env.pop("EMAIL_HOST", None)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def __enter__(self):
+        busy = [p for p in (self.http_port, self.pg_port, self.redis_port) if not free(p)]
+        if busy:
+            raise RuntimeError(f"ports in use: {busy} (another bench or drill running?)")
+        # SIGTERM (e.g. a timeout) must still stop everything this stack started.
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        try:
+            self.start_postgres()
+            self.start_redis()
+            self.migrate()
+            if self.with_worker:
+                self.start_worker()
+            self.start_server()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second TERM must not cut the clean-up short
+        for name in ("server", "worker", *self.procs):
+            self._stop(name)
+        self.stop_postgres()
+        if free(self.pg_port):
+            shutil.rmtree(self.pgdata, ignore_errors=True)  # a private, throw-away cluster
+
+    def _spawn(self, name: str, args: list[str], **kw) -> subprocess.Popen:
+        log = open(LOGS / f"{name}.log", "a")
+        proc = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True, **kw)
+        self.procs[name] = proc
+        return proc
+
+    def _stop(self, name: str, sig: int = signal.SIGTERM, timeout: float = 15.0) -> None:
+        proc = self.procs.pop(name, None)
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)  # the server's and worker's children go with it
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+
+    # --- PostgreSQL --------------------------------------------------------------------------
+    def start_postgres(self) -> None:
+        if self.fresh and self.pgdata.exists() and free(self.pg_port):
+            shutil.rmtree(self.pgdata)
+        self.fresh = False  # a restart keeps the data
+        if not self.pgdata.exists():
+            self.pgdata.mkdir(parents=True)
+            shutil.chown(self.pgdata, "postgres", "postgres")
+            _as_postgres([str(PG_BIN / "initdb"), "-D", str(self.pgdata), "-A", "trust", "-U", "postgres",
+                          "--no-sync", "-E", "UTF8"])
+            with open(self.pgdata / "postgresql.conf", "a") as conf:
+                conf.write(f"\nport = {self.pg_port}\nlisten_addresses = '127.0.0.1'\n"
+                           "unix_socket_directories = '/tmp'\nmax_connections = 300\n"
+                           "shared_buffers = 256MB\n")
+        if free(self.pg_port):
+            _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.pgdata), "-l", str(self.pgdata / "log"),
+                          "-w", "start"])
+        subprocess.run([str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres",
+                        self.database], capture_output=True)  # exists already: fine
+
+    def stop_postgres(self, mode: str = "fast") -> None:
+        if self.pgdata.exists() and not free(self.pg_port):
+            _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.pgdata), "-m", mode, "-w", "stop"])
+
+    def restart_postgres(self, down_seconds: float = 0.0) -> None:
+        self.stop_postgres()
+        time.sleep(down_seconds)
+        self.start_postgres()
+
+    def psql(self, sql: str) -> str:
+        return subprocess.run([str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres",
+                               "-d", self.database, "-Atc", sql], check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    # --- Redis ----------------------------------------------------------------------------------
+    def start_redis(self) -> None:
+        proc = self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
+                                     "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
+                                     "--dir", "/tmp", "--appendfilename", f"spieltisch-bench-{self.redis_port}.aof",
+                                     "--maxclients", "10000"])
+        wait_port(self.redis_port, proc=proc)
+
+    def stop_redis(self) -> None:
+        # SIGTERM: Redis writes its append-only file, so queued tasks survive the restart.
+        self._stop("redis")
+
+    # --- Django ------------------------------------------------------------------------------------
+    def manage(self, *args: str, timeout: float = 600) -> str:
+        return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=self.env, check=True, capture_output=True,
+                              text=True, timeout=timeout).stdout
+
+    def migrate(self) -> None:
+        self.manage("migrate", "--noinput", "-v", "0")
+
+    def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
+        return self._spawn("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
+                                      "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                                      "-n", f"bench-{os.getpid()}@%h"])
+
+    def kill_worker(self) -> None:
+        self._stop("worker", signal.SIGKILL)
+
+    def start_server(self) -> subprocess.Popen:
+        if self.server == "daphne":
+            args = [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.http_port), "config.asgi:application"]
+        else:
+            args = [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port",
+                    str(self.http_port), "--workers", str(self.workers), "--no-access-log",
+                    "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0"]
+        proc = self._spawn("server", args)
+        wait_port(self.http_port, timeout=60, proc=proc)
+        return proc
+
+    def stop_server(self, sig: int = signal.SIGTERM) -> None:
+        self._stop("server", sig)
+
+    def restart_server(self) -> None:
+        self.stop_server()
+        self.start_server()
+
+    def server_rss_kib(self) -> int:
+        """Resident memory of the server and all its worker processes."""
+        proc = self.procs["server"]
+        pids = [proc.pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                                                               text=True).stdout.split()]
+        total = 0
+        for pid in pids:
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            except FileNotFoundError:
+                pass
+        return total

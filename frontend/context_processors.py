@@ -1,0 +1,29 @@
+from django.apps import apps
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+
+from matches.queries import my_turn_count
+
+
+def _nav_items() -> list[dict]:
+    """Links that feature apps add to the header: ``nav_items = [(url_name, label), ...]`` on
+    their AppConfig; ``header_templates`` likewise adds small templates (e.g. a bell)."""
+    items = []
+    for config in apps.get_app_configs():
+        for url_name, label in getattr(config, "nav_items", ()):
+            try:
+                items.append({"url": reverse(url_name), "label": label})
+            except NoReverseMatch:
+                continue
+    return items
+
+
+def _header_templates() -> list[str]:
+    return [t for config in apps.get_app_configs() for t in getattr(config, "header_templates", ())]
+
+
+def site(request):
+    user = getattr(request, "user", None)
+    count = my_turn_count(user) if user is not None and user.is_authenticated else 0
+    return {"site_name": "Spieltisch", "my_turn_count": count, "lang": translation.get_language() or "en",
+            "nav_items": _nav_items(), "header_templates": _header_templates()}

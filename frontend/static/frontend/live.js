@@ -1,0 +1,66 @@
+// Live updates: a websocket per page pushes frames; the page then refreshes its live part
+// with htmx. Without websockets the #live element still polls every 20 s (see match.html).
+(function () {
+  "use strict";
+  function wsUrl(path) {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+  }
+  function setBadge(count) {
+    var badge = document.getElementById("turn-badge");
+    if (!badge) return;
+    badge.textContent = count;
+    badge.dataset.count = count;
+    badge.hidden = !count;
+    document.title = document.title.replace(/^\(\d+\) /, "");
+    if (count) document.title = "(" + count + ") " + document.title;
+  }
+  function connect(path, onFrame, delay) {
+    var socket;
+    try { socket = new WebSocket(wsUrl(path)); } catch (e) { return; }
+    socket.onmessage = function (msg) {
+      var frame;
+      try { frame = JSON.parse(msg.data); } catch (e) { return; }
+      onFrame(frame);
+    };
+    socket.onclose = function (ev) {
+      if (ev.code >= 4400 && ev.code < 4500) return; // refused: no point in retrying
+      var next = Math.min((delay || 1000) * 2, 30000);
+      setTimeout(function () { connect(path, onFrame, next); }, delay || 1000);
+    };
+    socket.onopen = function () { delay = 1000; window.__liveSocketOpen = true; };
+  }
+  function onFrame(frame) {
+    if (frame.type === "turn") { setBadge(frame.count); return; }
+    // Notification frames (notifications app): its own script updates the bell.
+    if (frame.type === "notification") {
+      document.dispatchEvent(new CustomEvent("live:notification", {detail: frame}));
+      return;
+    }
+    if (frame.type === "chat") {
+      var list = document.getElementById("chat-messages");
+      if (list) {
+        var li = document.createElement("li");
+        var who = document.createElement("strong");
+        who.textContent = frame.user;
+        li.appendChild(who);
+        li.appendChild(document.createTextNode(": " + frame.text));
+        list.appendChild(li);
+      }
+      return;
+    }
+    if (frame.type === "match.update") {
+      var live = document.getElementById("live");
+      if (live && Number(frame.version) > Number(live.dataset.version) && window.htmx) {
+        window.htmx.trigger(live, "refresh");
+      }
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var match = document.querySelector("[data-match]");
+    if (match && document.getElementById("live")) {
+      connect("/ws/matches/" + match.dataset.match + "/", onFrame);
+    } else if (document.body.dataset.user === "1") {
+      connect("/ws/me/", onFrame);
+    }
+  });
+})();

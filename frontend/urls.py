@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("lobby/", views.lobby_page, name="lobby"),
+    path("invitations/new/", views.invitation_new, name="invitation-new"),
+    path("invitations/new/<slug:game>/", views.invitation_new, name="invitation-new-game"),
+    path("invitations/<int:pk>/", views.invitation_page, name="invitation"),
+    path("invitations/<int:pk>/status/", views.invitation_status, name="invitation-status"),
+    path("invitations/<int:pk>/<str:verb>/", views.invitation_action, name="invitation-action"),
+    path("my-games/", views.my_games, name="my-games"),
+    path("next-game/", views.next_game, name="next-game"),
+    path("matches/<int:pk>/", views.match_page, name="match"),
+    path("matches/<int:pk>/live/", views.match_board, name="match-live"),
+    path("matches/<int:pk>/act/", views.match_act, name="match-act"),
+    path("matches/<int:pk>/undo/", views.match_undo, name="match-undo"),
+    path("matches/<int:pk>/resign/", views.match_resign, name="match-resign"),
+    path("matches/<int:pk>/chat/", views.match_chat, name="match-chat"),
+]

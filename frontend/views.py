@@ -1,0 +1,325 @@
+"""The web pages. Thin: parse the request, call a service, render. Business rules live in
+lobby.services and matches.services; what a viewer may see in matches.presenters."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import registry
+from games.base import IllegalAction
+from lobby import queries as lobby_queries
+from lobby import services as lobby
+from lobby.errors import LobbyError
+from lobby.models import Invitation
+from matches import chat, presenters, queries as match_queries, services as match_services
+from matches.errors import MatchError
+from matches.models import LogEntry, Match
+
+from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
+
+LOBBY_PAGE_SIZE = 50
+
+
+def _lang() -> str:
+    return (translation.get_language() or "en")[:2]
+
+
+def _plugin_or_404(slug: str):
+    try:
+        return registry.get(slug)
+    except KeyError:
+        raise Http404("No such game") from None
+
+
+def game_name(slug: str, lang: str) -> str:
+    meta = registry.get(slug).meta
+    return meta.name_de if lang == "de" else meta.name_en
+
+
+# --- lobby ----------------------------------------------------------------------------------
+def lobby_page(request):
+    lang = _lang()
+    games = list(registry.plugins().values())
+    form = LobbyFilterForm(games, lang, request.GET or None)
+    filters = {}
+    if form.is_valid():
+        filters = {"game": form.cleaned_data.get("game") or "", "players": form.cleaned_data.get("players"),
+                   "host": form.cleaned_data.get("host") or "", "options": form.option_filters()}
+    invitations = list(lobby_queries.open_invitations(request.user, **filters)[:LOBBY_PAGE_SIZE])
+    mine = set()
+    if request.user.is_authenticated:
+        mine = {i.pk for i in invitations if any(e.user_id == request.user.id for e in i.entries.all())}
+    rows = [{"inv": i, "game_name": game_name(i.game, lang), "joined": i.pk in mine,
+             "options": _option_labels(i, lang)} for i in invitations]
+    return render(request, "frontend/lobby.html", {"form": form, "rows": rows, "games": games})
+
+
+def _option_labels(invitation: Invitation, lang: str) -> list[str]:
+    meta = registry.get(invitation.game).meta
+    labels = []
+    for opt in meta.options:
+        value = invitation.options.get(opt.key, opt.default)
+        if value == opt.default:
+            continue
+        label = opt.label_de if lang == "de" else opt.label_en
+        labels.append(label if opt.kind == "bool" else f"{label}: {value}")
+    return labels
+
+
+@login_required
+def invitation_new(request, game: str | None = None):
+    if game is None:
+        return render(request, "frontend/invitation_pick_game.html", {"games": registry.plugins().values()})
+    plugin = _plugin_or_404(game)
+    form = InvitationForm(plugin, request.user.id, _lang(), request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        bots = ["heuristic" if "heuristic" in plugin.bots() else "random-legal"] * (form.cleaned_data["bots"] or 0)
+        try:
+            with transaction.atomic():  # the apps' settings (invitation_hooks) belong to the invitation
+                invitation = lobby.create_invitation(
+                    request.user, game=game, players=form.cleaned_data["players"], options=form.options(),
+                    move_days=form.cleaned_data["move_days"], private=form.cleaned_data["private"],
+                    invitees=form.invitee_names(), choices=form.choices(), bots=bots,
+                    comment=form.cleaned_data["comment"])
+                for hooks in invitation_hooks():
+                    hooks.save(invitation, form.cleaned_data)
+        except LobbyError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if invitation.match_id:
+                return redirect("match", invitation.match_id)
+            messages.success(request, _("Your invitation is open. The game starts when all seats are taken."))
+            return redirect("invitation", invitation.pk)
+    return render(request, "frontend/invitation_new.html", {"form": form, "plugin": plugin,
+                                                            "game_name": game_name(game, _lang())})
+
+
+def invitation_page(request, pk: int):
+    invitation = get_object_or_404(Invitation.objects.select_related("host"), pk=pk)
+    if invitation.match_id:
+        return redirect("match", invitation.match_id)
+    if invitation.private and not (request.user.is_authenticated and (
+            invitation.host_id == request.user.id or invitation.invitees.filter(pk=request.user.pk).exists())):
+        raise Http404("No such invitation")
+    plugin = registry.get(invitation.game)
+    entries = list(invitation.entries.select_related("user"))
+    joined = request.user.is_authenticated and any(e.user_id == request.user.id for e in entries)
+    join_form = JoinForm(plugin, request.user.id, _lang()) if request.user.is_authenticated else None
+    return render(request, "frontend/invitation.html", {
+        "inv": invitation, "entries": entries, "joined": joined, "join_form": join_form,
+        "game_name": game_name(invitation.game, _lang()), "options": _option_labels(invitation, _lang())})
+
+
+def invitation_status(request, pk: int):
+    """Polled by a waiting player's invitation page: 204 while open; once the match has
+    started, htmx follows the HX-Redirect header into it."""
+    match_id = Invitation.objects.filter(pk=pk).values_list("match_id", flat=True).first()
+    if not match_id:
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Redirect"] = reverse("match", args=[match_id])
+    return response
+
+
+@login_required
+@require_POST
+def invitation_action(request, pk: int, verb: str):
+    invitation = get_object_or_404(Invitation, pk=pk)
+    try:
+        if verb == "join":
+            form = JoinForm(registry.get(invitation.game), request.user.id, _lang(), request.POST)
+            if not form.is_valid():
+                messages.error(request, _("Please check your choices."))
+                return redirect("invitation", pk)
+            invitation = lobby.join(pk, request.user, form.choices())
+            if invitation.match_id:
+                return redirect("match", invitation.match_id)
+            messages.success(request, _("You have joined. The game starts when all seats are taken."))
+        elif verb == "leave":
+            lobby.leave(pk, request.user)
+            messages.success(request, _("You have left the invitation."))
+            return redirect("lobby")
+        elif verb == "cancel":
+            lobby.cancel(pk, request.user)
+            messages.success(request, _("The invitation has been cancelled."))
+            return redirect("lobby")
+        else:
+            raise Http404()
+    except LobbyError as exc:
+        messages.error(request, exc.message)
+    return redirect("invitation", pk)
+
+
+# --- my games -----------------------------------------------------------------------------------
+@login_required
+def my_games(request):
+    lang = _lang()
+    matches = list(match_queries.my_matches(request.user)[:100])
+    rows = []
+    for m in matches:
+        seats = list(m.seats.all())
+        rows.append({"match": m, "game_name": game_name(m.game, lang), "my_turn": bool(m.my_turn),
+                     "players": [s.name for s in seats],
+                     "my_place": next((s.place for s in seats if s.user_id == request.user.id), None)})
+    waiting = list(lobby_queries.open_invitations(request.user).filter(entries__user=request.user)[:50])
+    return render(request, "frontend/my_games.html", {"rows": rows, "waiting": waiting})
+
+
+@login_required
+def next_game(request):
+    match = match_queries.next_match_for(request.user)
+    if match is None:
+        messages.info(request, _("No game is waiting for your move."))
+        return redirect("my-games")
+    return redirect("match", match.pk)
+
+
+# --- the game page -------------------------------------------------------------------------------
+def _match_context(request, pk: int) -> dict:
+    match = get_object_or_404(Match, pk=pk)
+    seats = list(match.seats.select_related("user"))
+    seat = presenters.seat_for(seats, request.user)
+    if not presenters.can_watch(match, seat):
+        raise Http404("No such match")
+    plugin = registry.get(match.game)
+    lang = _lang()
+    viewer = seat.seat if seat else None
+    view = plugin.engine.view(match.state, viewer)
+    legal = []
+    if seat is not None and viewer in match.to_move and match.status == Match.Status.ACTIVE and not seat.resigned:
+        legal = plugin.engine.legal_actions(match.state, viewer)
+    names = presenters.seat_names(seats)
+    entries = list(LogEntry.objects.filter(match=match).order_by("-seq")[:200])[::-1]
+    log = presenters.log_lines(plugin, match, entries, viewer, lang, names)
+    last = entries[-1] if entries else None
+    can_undo = bool(seat and last and last.kind == LogEntry.Kind.ACTION and not last.undone
+                    and last.seat == viewer and not last.reveals and match.status == Match.Status.ACTIVE)
+    context = {
+        "match": match, "seats": seats, "seat": viewer, "my_seat": seat, "view": view, "legal": legal,
+        "lang": lang, "log": log, "names": names, "version": match.version, "can_undo": can_undo,
+        "act_url": reverse("match-act", args=[match.pk]), "plugin": plugin,
+        "board_template": plugin.board_template, "game_name": game_name(match.game, lang),
+        "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
+        "chat_form": ChatForm(),
+        "placements": _placements(match, names),
+    }
+    context.update(plugin.board_context(view, viewer, legal, lang))
+    return context
+
+
+def _placements(match: Match, names: list[str]) -> list[dict]:
+    if not match.outcome:
+        return []
+    return [{"place": p["place"], "name": names[p["seat"]], "score": p.get("score"),
+             "resigned": p.get("resigned", False)}
+            for p in sorted(match.outcome["placements"], key=lambda p: p["place"])]
+
+
+def match_page(request, pk: int):
+    return render(request, "frontend/match.html", _match_context(request, pk))
+
+
+def match_board(request, pk: int):
+    """The live part of the game page (board, moves, log), fetched by htmx after a push or a poll.
+    Answers 204 when the client already shows ``version``, so polling costs almost nothing."""
+    known = request.GET.get("version")
+    if known is not None and known.isdigit():
+        current = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+        if current is not None and int(known) == current:
+            return HttpResponse(status=204)
+    return render(request, "frontend/match_live.html", _match_context(request, pk))
+
+
+@require_POST
+def match_act(request, pk: int):
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('match', args=[pk])}")
+    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    plugin = registry.get(match.game)
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = None
+    try:
+        action = plugin.action_from_form(request.POST.dict())
+        match_services.submit_action(pk, request.user, action, version)
+    except IllegalAction as exc:
+        messages.error(request, exc.reason_de if _lang() == "de" else exc.reason)
+    except MatchError as exc:
+        reason = exc.extra.get("reason_de") if _lang() == "de" else None
+        messages.error(request, reason or _translate_error(exc))
+    return _back_to_match(request, pk)
+
+
+def _translate_error(exc: MatchError) -> str:
+    known = {"stale_version": _("The game has changed meanwhile. Here is the current position; please try again."),
+             "not_your_turn": _("It is not your turn."), "not_seated": _("You do not play in this match."),
+             "match_over": _("This match is over.")}
+    return known.get(exc.code, exc.message)
+
+
+def _back_to_match(request, pk: int):
+    if request.htmx:
+        response = render(request, "frontend/match_live.html", _match_context(request, pk))
+        return response
+    return redirect("match", pk)
+
+
+@login_required
+@require_POST
+def match_undo(request, pk: int):
+    try:
+        match_services.undo(pk, request.user, _int(request.POST.get("version")))
+    except MatchError as exc:
+        messages.error(request, exc.message)
+    return _back_to_match(request, pk)
+
+
+@login_required
+@require_POST
+def match_resign(request, pk: int):
+    try:
+        match_services.resign(pk, request.user)
+        messages.info(request, _("You have left the match."))
+    except MatchError as exc:
+        messages.error(request, exc.message)
+    return redirect("match", pk)
+
+
+@login_required
+@require_POST
+def match_chat(request, pk: int):
+    form = ChatForm(request.POST)
+    try:
+        if form.is_valid():
+            chat.post(pk, request.user, form.cleaned_data["text"])
+        else:
+            messages.error(request, _("A chat message needs 1 to 500 characters."))
+    except MatchError as exc:
+        messages.error(request, exc.message)
+    if request.htmx:
+        match = get_object_or_404(Match, pk=pk)
+        return render(request, "frontend/chat.html", {
+            "match": match, "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
+            "chat_form": ChatForm()})
+    return redirect("match", pk)
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def home(request):
+    if request.user.is_authenticated:
+        return redirect("my-games")
+    return redirect("lobby")

@@ -1,0 +1,322 @@
+"""Alchemist presentation: names (de/en), log lines, board context, form parsing. No Django."""
+from __future__ import annotations
+
+from games.base import IllegalAction
+
+from .rules import CIDX, COLOURS, PAIRS
+
+HEX = {"blue": "#2f6fd6", "green": "#2c9a4b", "grey": "#8c8c8c", "orange": "#ef7d1a", "yellow": "#efcf2a"}
+# (singular, plural) per language; seed's German names, English edition's names
+NAMES = {
+    "de": {"blue": ("Pilz", "Pilze"), "green": ("Schlangengift", "Schlangengift"),
+           "grey": ("Vogelbein", "Vogelbeine"), "orange": ("Trollauge", "Trollaugen"),
+           "yellow": ("Spinne", "Spinnen")},
+    "en": {"blue": ("mushroom", "mushrooms"), "green": ("snake venom", "snake venom"),
+           "grey": ("bird leg", "bird legs"), "orange": ("troll eye", "troll eyes"),
+           "yellow": ("spider", "spiders")},
+}
+COLOUR_WORD = {"de": {"blue": "blau", "green": "grün", "grey": "grau", "orange": "orange", "yellow": "gelb"},
+               "en": {c: c for c in COLOURS}}
+SEAT_HEX = ("#7d3c98", "#f4f1ea", "#c0392b", "#1f2a36")
+ROMAN = ("I", "II", "III", "IV", "V")
+
+
+def _lang(lang: str) -> str:
+    return "de" if lang == "de" else "en"
+
+
+def ingredient_name(colour: str, lang: str, count: int = 2) -> str:
+    sg, pl = NAMES[_lang(lang)][colour]
+    return sg if count == 1 else pl
+
+
+def count_text(counts: dict, lang: str) -> str:
+    """{"blue": 2, "grey": 1} -> '2 Pilze, 1 Vogelbein'."""
+    parts = [f"{n} {ingredient_name(c, lang, n)}" for c in COLOURS if (n := counts.get(c, 0))]
+    if parts:
+        return ", ".join(parts)
+    return "nichts" if _lang(lang) == "de" else "nothing"
+
+
+def _list_colours(colours, lang) -> dict:
+    out: dict = {}
+    for c in colours:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+# -- log lines ---------------------------------------------------------------------------------
+def describe(event: dict, names: list[str], lang: str) -> str:
+    de = _lang(lang) == "de"
+    t = event.get("type")
+
+    def who(key="seat"):
+        s = event.get(key)
+        return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"#{s}"
+
+    def byprod():
+        got = event.get("byproducts") or []
+        if not got:
+            return (" Keine Nebenprodukte: der Vorrat ist erschöpft." if de
+                    else " No by-products: the reserve has run out.")
+        txt = count_text(_list_colours(got, lang), lang)
+        return f" Nebenprodukte: {txt}." if de else f" By-products: {txt}."
+
+    if t == "design":
+        c = event["cauldron"]
+        pair = "/".join(ingredient_name(COLOURS[b], lang) for b in PAIRS[c])
+        ing = count_text(event["ingredients"], lang)
+        v = event["value"]
+        if de:
+            return (f"{who()} entwirft eine neue Rezeptur in Kessel {c + 1} ({pair}): {ing}; "
+                    f"Ruhmesplättchen {v}: {v} Ruhmespunkte." + byprod())
+        return (f"{who()} designs a new recipe in cauldron {c + 1} ({pair}): {ing}; "
+                f"value tile {v}: {v} fame points." + byprod())
+    if t == "copy":
+        v, trib = event["value"], event["tribute"]
+        rest = dict(event["ingredients"])
+        rest[trib] -= 1
+        if de:
+            return (f"{who()} kopiert den Trank von {who('owner')}: {v} Ruhmespunkte. "
+                    f"Tribut an {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
+                    f"aus dem Spiel: {count_text(rest, lang)}." + byprod())
+        return (f"{who()} copies {who('owner')}'s potion: {v} fame points. "
+                f"Tribute to {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
+                f"out of the game: {count_text(rest, lang)}." + byprod())
+    if t == "pass_take":
+        n1 = ingredient_name(event["colour"], lang, 1)
+        return (f"{who()} passt und nimmt 1 {n1} aus dem offenen Vorrat." if de
+                else f"{who()} passes and takes 1 {n1} from the reserve.")
+    if t == "pass_draw":
+        k = event["count"]
+        if de:
+            return f"{who()} passt und zieht {k} {'Ingredienz' if k == 1 else 'Ingredienzien'} aus dem Beutel."
+        return f"{who()} passes and draws {k} {'ingredient' if k == 1 else 'ingredients'} from the bag."
+    if t == "drawn":
+        txt = count_text(event["ingredients"], lang)
+        return f"{who()} zieht aus dem Beutel: {txt}." if de else f"{who()} draws from the bag: {txt}."
+    if t == "pass_empty":
+        return (f"{who()} passt; Vorrat und Beutel sind leer." if de
+                else f"{who()} passes; reserve and bag are empty.")
+    if t == "end":
+        gone = ", ".join(ingredient_name(c, lang) for c in event["exhausted"])
+        k = len(event["exhausted"])
+        if de:
+            return (f"Ende des Wettstreits nach Runde {event['round']}: im offenen Vorrat sind "
+                    f"{k} Sorten aufgebraucht ({gone}).")
+        return (f"The contest ends after round {event['round']}: {k} kinds are gone from "
+                f"the reserve ({gone}).")
+    if t == "score":
+        left = event["leftover_points"]
+        cubes = count_text(event.get("ingredients") or {}, lang)
+        if de:
+            line = f"{who()}: {event['fame']} Ruhmespunkte + {left} für übrige Ingredienzien ({cubes})"
+        else:
+            line = f"{who()}: {event['fame']} fame points + {left} for leftover ingredients ({cubes})"
+        if event.get("school_rank"):
+            rank = ROMAN[event["school_rank"] - 1]
+            school = ingredient_name(event["school"], lang)
+            line += (f" + {event['school_points']} für Rang {rank} der Schule ({school})" if de
+                     else f" + {event['school_points']} for rank {rank} of the school ({school})")
+        place = event["place"]
+        return line + (f" = {event['total']}, Platz {place}." if de
+                       else f" = {event['total']}, place {place}.")
+    return str(t)
+
+
+# -- HTML forms -> actions -----------------------------------------------------------------
+def _form_int(data: dict, key: str, what_en: str, what_de: str) -> int:
+    raw = (data.get(key) or "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise IllegalAction(f"Choose a {what_en}.", f"Wähle {what_de}.") from None
+
+
+def _form_colour(raw: str, what_en: str, what_de: str) -> str:
+    raw = (raw or "").strip()
+    if raw not in CIDX:
+        raise IllegalAction(f"Choose a {what_en}.", f"Wähle {what_de}.")
+    return raw
+
+
+def parse_recipe(code: str) -> dict:
+    """'blue:2,grey:2,orange:1' -> {"blue": 2, "grey": 2, "orange": 1}."""
+    out: dict = {}
+    for part in (code or "").split(","):
+        colour, _, n = part.strip().partition(":")
+        if colour not in CIDX or colour in out or not n.isdigit():
+            raise IllegalAction("Choose a recipe.", "Wähle eine Rezeptur.")
+        out[colour] = int(n)
+    return out
+
+
+def recipe_code(ingredients: dict) -> str:
+    return ",".join(f"{c}:{ingredients[c]}" for c in COLOURS if ingredients.get(c))
+
+
+def action_from_form(data: dict) -> dict:
+    """Fields: type=design|copy|pass.
+    design: cauldron (0-9), value (1-10), recipe ('blue:2,grey:1') or one count field per colour.
+    copy: cauldron, tribute (colour).  pass: take (colour) or draw=1, or neither (bare pass)."""
+    kind = (data.get("type") or "").strip()
+    if kind == "design":
+        cauldron = _form_int(data, "cauldron", "cauldron", "einen Kessel")
+        value = _form_int(data, "value", "value tile", "ein Ruhmesplättchen")
+        if data.get("recipe"):
+            ingredients = parse_recipe(data["recipe"])
+        else:
+            ingredients = {}
+            for c in COLOURS:
+                raw = (data.get(c) or "").strip()
+                if raw:
+                    if not raw.isdigit():
+                        raise IllegalAction("Ingredient counts must be whole numbers.",
+                                            "Anzahlen müssen ganze Zahlen sein.")
+                    if int(raw):
+                        ingredients[c] = int(raw)
+            if not ingredients:
+                raise IllegalAction("Choose a recipe.", "Wähle eine Rezeptur.")
+        return {"type": "design", "cauldron": cauldron, "ingredients": ingredients, "value": value}
+    if kind == "copy":
+        cauldron = _form_int(data, "cauldron", "cauldron", "einen Kessel")
+        tribute = _form_colour(data.get("tribute"), "tribute", "einen Tribut")
+        return {"type": "copy", "cauldron": cauldron, "tribute": tribute}
+    if kind == "pass":
+        if data.get("take"):
+            return {"type": "pass", "take": _form_colour(data["take"], "colour", "eine Farbe")}
+        if (data.get("draw") or "").strip().lower() in ("1", "true", "on", "yes"):
+            return {"type": "pass", "draw": True}
+        return {"type": "pass"}
+    raise IllegalAction("Choose a move: design, copy or pass.",
+                        "Wähle einen Zug: entwerfen, kopieren oder passen.")
+
+
+# -- board context -------------------------------------------------------------------------
+TEXT = {
+    "de": {
+        "compendium": "Kompendium", "cauldron": "Kessel", "byproducts": "Nebenprodukte",
+        "forbidden": "verboten", "free": "frei", "empty": "leer", "designer": "Entworfen von",
+        "value_tiles": "Ruhmesplättchen", "free_tiles": "Freie Ruhmesplättchen",
+        "reserve": "Offener Vorrat", "bag": "Beutel", "removed": "Aus dem Spiel",
+        "fame": "Ruhmesleiste", "seals": "Siegel", "cubes": "Ingredienzien", "player": "Adept",
+        "my_screen": "Mein Sichtschirm", "school": "Meine Schule", "no_school": "ohne Schulen",
+        "design": "Neue Rezeptur entwerfen", "copy": "Rezeptur kopieren", "pass": "Passen",
+        "recipe": "Rezeptur", "tribute": "Tribut", "submit_design": "Entwerfen",
+        "submit_copy": "Kopieren", "take": "Nehmen", "draw": "2 aus dem Beutel ziehen",
+        "pass_empty": "Passen (nichts mehr zu holen)", "round": "Runde", "to_move": "am Zug",
+        "finished": "Wettstreit beendet", "final": "Schlusswertung", "leftover": "Übrige",
+        "rank": "Rang", "total": "Summe", "place": "Platz", "you": "du",
+        "not_your_turn": "Warte auf deinen Zug.", "first_round": "Erste Runde zu zweit: Entwurf mit Wert mindestens 5.",
+        "taken": "Schon im Kompendium", "start": "Startspieler",
+    },
+    "en": {
+        "compendium": "Compendium", "cauldron": "Cauldron", "byproducts": "By-products",
+        "forbidden": "forbidden", "free": "free", "empty": "empty", "designer": "Designed by",
+        "value_tiles": "Value tiles", "free_tiles": "Free value tiles",
+        "reserve": "Reserve", "bag": "Bag", "removed": "Out of the game",
+        "fame": "Fame track", "seals": "Seals", "cubes": "Ingredients", "player": "Player",
+        "my_screen": "My screen", "school": "My school", "no_school": "without schools",
+        "design": "Design a new recipe", "copy": "Copy a recipe", "pass": "Pass",
+        "recipe": "Recipe", "tribute": "Tribute", "submit_design": "Design",
+        "submit_copy": "Copy", "take": "Take", "draw": "Draw 2 from the bag",
+        "pass_empty": "Pass (nothing left to take)", "round": "Round", "to_move": "to move",
+        "finished": "Contest over", "final": "Final scoring", "leftover": "Leftover",
+        "rank": "Rank", "total": "Total", "place": "Place", "you": "you",
+        "not_your_turn": "Waiting for your turn.", "first_round": "Two players, first round: design worth at least 5.",
+        "taken": "Already in the compendium", "start": "Start player",
+    },
+}
+
+
+def _chip(colour: str, lang: str, count: int | None = None) -> dict:
+    both = f"{NAMES['de'][colour][1]} / {NAMES['en'][colour][1]}"
+    d = {"key": colour, "name": ingredient_name(colour, lang), "both": both, "hex": HEX[colour],
+         "word": COLOUR_WORD[_lang(lang)][colour]}
+    if count is not None:
+        d["count"] = count
+        d["range"] = list(range(count))
+    return d
+
+
+def _cubes(ingredients: dict | None, lang: str) -> list[dict]:
+    return [_chip(c, lang) for c in COLOURS for _ in range((ingredients or {}).get(c, 0))]
+
+
+def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) -> dict:
+    lang = _lang(lang)
+    t = TEXT[lang]
+    designs: dict[int, dict] = {}
+    copies: dict[int, list] = {}
+    takes, can_draw, bare = [], False, False
+    for a in legal:
+        if a["type"] == "design":
+            d = designs.setdefault(a["cauldron"], {"recipes": {}, "values": set()})
+            code = recipe_code(a["ingredients"])
+            d["recipes"].setdefault(code, {"code": code, "label": count_text(a["ingredients"], lang),
+                                           "cubes": _cubes(a["ingredients"], lang)})
+            d["values"].add(a["value"])
+        elif a["type"] == "copy":
+            copies.setdefault(a["cauldron"], []).append(_chip(a["tribute"], lang))
+        elif "take" in a:
+            takes.append(_chip(a["take"], lang, view["reserve"][a["take"]]))
+        elif a.get("draw"):
+            can_draw = True
+        else:
+            bare = True
+    me = None
+    seats = []
+    top = max([50] + [s["fame"] for s in view["seats"]])
+    for s in view["seats"]:
+        label = f"{t['player']} {s['seat'] + 1}"
+        row = {"seat": s["seat"], "label": label, "fame": s["fame"],
+               "fame_pct": round(100 * s["fame"] / top), "seals": s["seals"],
+               "seal_range": list(range(s["seals"])), "count": s["ingredient_count"],
+               "hex": SEAT_HEX[s["seat"] % len(SEAT_HEX)], "is_me": s["seat"] == seat,
+               "to_move": s["seat"] in view["to_move"], "is_start": s["seat"] == view["start_seat"],
+               "cubes": [_chip(c, lang, n) for c, n in (s["ingredients"] or {}).items() if n]
+               if s["ingredients"] is not None else None,
+               "school": _chip(s["school"], lang) if s["school"] else None}
+        seats.append(row)
+        if s["seat"] == seat:
+            me = row
+    cauldrons = []
+    for c in view["cauldrons"]:
+        idx = c["index"]
+        d = designs.get(idx)
+        owner = c["owner"]
+        cauldrons.append({
+            "index": idx, "number": idx + 1,
+            "byproducts": [_chip(b, lang) for b in c["byproducts"]],
+            "recipe_cubes": _cubes(c["recipe"], lang) if c["recipe"] else [],
+            "recipe_text": count_text(c["recipe"], lang) if c["recipe"] else "",
+            "value": c["value"], "owner": owner,
+            "owner_label": f"{t['player']} {owner + 1}" if owner is not None else "",
+            "owner_hex": SEAT_HEX[owner % len(SEAT_HEX)] if owner is not None else "",
+            "mine": owner is not None and owner == seat,
+            "design": ({"recipes": list(d["recipes"].values()), "values": sorted(d["values"])}
+                       if d else None),
+            "copies": copies.get(idx, []),
+        })
+    final = None
+    if view["final"]:
+        final = [dict(r, label=f"{t['player']} {r['seat'] + 1}",
+                      rank_roman=ROMAN[r["school_rank"] - 1] if r["school_rank"] else "",
+                      fame=view["seats"][r["seat"]]["fame"],
+                      school=_chip(view["seats"][r["seat"]]["school"], lang)
+                      if view["seats"][r["seat"]]["school"] else None)
+                 for r in sorted(view["final"]["seats"], key=lambda r: (r["place"], r["seat"]))]
+    return {"alc": {
+        "t": t, "lang": lang, "round": view["round"], "schools": view["schools"],
+        "finished": view["finished"], "my_turn": bool(legal),
+        "colours": [_chip(c, lang) for c in COLOURS],
+        "reserve": [_chip(c, lang, view["reserve"][c]) for c in COLOURS],
+        "removed": [_chip(c, lang, view["removed"][c]) for c in COLOURS],
+        "bag": view["bag"],
+        "tiles": [{"value": v, "free": v in view["value_tiles"]} for v in range(1, 11)],
+        "cauldrons": cauldrons, "seats": seats, "me": me,
+        "takes": takes, "can_draw": can_draw, "bare_pass": bare,
+        "can_pass": bool(takes or can_draw or bare),
+        "first_round_rule": view["players"] == 2 and view["round"] == 1 and not view["finished"],
+        "final": final,
+    }}

@@ -1,0 +1,286 @@
+"""The generic game plugin interface.
+
+Modelled on boardgame.io (setup / moves / playerView, seeded server-side randomness) and
+OpenSpiel (legal_actions / apply_action / current_player / returns). Pure Python: the
+platform (persistence, clocks, notifications, ratings) lives elsewhere and talks to a game
+only through this module's types.
+
+Contract, checked for every registered game by tests/conformance/:
+- States, actions, views and events are JSON-able dicts (json round trip is the identity).
+- ``apply`` never mutates its input; an illegal action raises ``IllegalAction`` with a
+  human-readable reason and changes nothing.
+- All randomness comes from ``games.rng.Rng`` whose state lives inside the game state; views
+  never contain it.
+- ``outcome(state)`` is not None exactly when ``to_move(state)`` is empty.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+JSON = Any
+State = dict
+Action = dict
+
+
+class IllegalAction(Exception):
+    """An action that is not legal now. ``reason`` is shown to the player as is (English);
+    ``reason_de`` is the German text when the engine provides one."""
+
+    def __init__(self, reason: str, reason_de: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.reason_de = reason_de or reason
+
+
+class BadOptions(ValueError):
+    """Invitation options or seat choices that do not fit the game's declared schema."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One typed invitation option a host may set (e.g. Alchemist's ``no_schools``).
+
+    kind: "bool", "int" or "choice". For "choice", ``choices`` holds (value, label_en, label_de).
+    """
+
+    key: str
+    kind: str
+    default: JSON
+    label_en: str
+    label_de: str
+    help_en: str = ""
+    help_de: str = ""
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[tuple[str, str, str], ...] = ()
+
+    def clean(self, raw: JSON) -> JSON:
+        """Return the typed value for ``raw`` or raise BadOptions with a clear message."""
+        if raw is None:
+            return self.default
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.lower() in ("true", "1", "on", "yes"):
+                return True
+            if isinstance(raw, str) and raw.lower() in ("false", "0", "off", "no", ""):
+                return False
+            raise BadOptions(f"Option '{self.key}' must be true or false.")
+        if self.kind == "int":
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise BadOptions(f"Option '{self.key}' must be a whole number.") from None
+            if isinstance(raw, bool) or (isinstance(raw, float) and raw != value):
+                raise BadOptions(f"Option '{self.key}' must be a whole number.")
+            if self.min is not None and value < self.min:
+                raise BadOptions(f"Option '{self.key}' must be at least {self.min}.")
+            if self.max is not None and value > self.max:
+                raise BadOptions(f"Option '{self.key}' must be at most {self.max}.")
+            return value
+        if self.kind == "choice":
+            allowed = [c[0] for c in self.choices]
+            if raw not in allowed:
+                raise BadOptions(f"Option '{self.key}' must be one of: {', '.join(allowed)}.")
+            return raw
+        raise BadOptions(f"Option '{self.key}' has unknown kind {self.kind!r}.")
+
+    def schema(self) -> dict:
+        data = {
+            "key": self.key, "type": self.kind, "default": self.default,
+            "label": {"en": self.label_en, "de": self.label_de},
+            "help": {"en": self.help_en, "de": self.help_de},
+        }
+        if self.kind == "int":
+            data.update(min=self.min, max=self.max)
+        if self.kind == "choice":
+            data["choices"] = [{"value": v, "label": {"en": en, "de": de}} for v, en, de in self.choices]
+        return data
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """A choice each player makes when taking a seat (e.g. Der Orden's deck).
+
+    The allowed values may depend on the user (their own decks), so the platform asks the
+    plugin's ``seat_choice_values(user_id)`` hook (see GamePlugin) for them; ``default`` is used
+    when a player omits the choice.
+    """
+
+    key: str
+    label_en: str
+    label_de: str
+    default: JSON = None
+
+    def schema(self) -> dict:
+        return {"key": self.key, "label": {"en": self.label_en, "de": self.label_de},
+                "default": self.default}
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    slug: str
+    name_en: str
+    name_de: str
+    min_players: int
+    max_players: int
+    engine_version: str
+    options: tuple[Option, ...] = ()
+    seat_choices: tuple[SeatChoice, ...] = ()
+    summary_en: str = ""
+    summary_de: str = ""
+
+    def clean_options(self, raw: dict | None) -> dict:
+        raw = dict(raw or {})
+        unknown = set(raw) - {o.key for o in self.options}
+        if unknown:
+            raise BadOptions(f"Unknown option(s) for {self.slug}: {', '.join(sorted(unknown))}.")
+        return {o.key: o.clean(raw.get(o.key)) for o in self.options}
+
+    def check_players(self, players: JSON) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise BadOptions("The number of players must be a whole number.")
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(
+                f"{self.name_en} is played by {self.min_players} to {self.max_players} players.")
+        return players
+
+    def schema(self) -> dict:
+        return {
+            "slug": self.slug, "name": {"en": self.name_en, "de": self.name_de},
+            "min_players": self.min_players, "max_players": self.max_players,
+            "engine_version": self.engine_version,
+            "options": [o.schema() for o in self.options],
+            "seat_choices": [c.schema() for c in self.seat_choices],
+            "summary": {"en": self.summary_en, "de": self.summary_de},
+        }
+
+
+@dataclass
+class Step:
+    """The result of applying one action.
+
+    events: JSON-able dicts describing what happened, in order. An event with a ``to`` key
+    (a list of seats) is private to those seats; without it the event is public. The plugin's
+    ``describe`` turns events into log lines.
+    reveals: True if the action revealed hidden information or used randomness; such an
+    action can never be taken back (undo).
+    """
+
+    state: State
+    events: list[dict] = field(default_factory=list)
+    reveals: bool = False
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The pure rules of one game. Seats are ints 0..players-1 in table (clockwise) order."""
+
+    meta: GameMeta
+
+    def setup(self, players: int, options: dict, seed: int, choices: list[dict]) -> State:
+        """A new game. ``options`` and ``choices`` (one dict per seat) are already cleaned."""
+
+    def to_move(self, state: State) -> list[int]:
+        """Seats that must act now: one seat, several during a reaction window, none at the end."""
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, each exactly as it would be posted."""
+
+    def apply(self, state: State, seat: int, action: Action) -> Step:
+        """Apply ``action`` for ``seat``; raise IllegalAction (with a reason) if it is not legal."""
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """What ``seat`` may see (``None``: a spectator). Never contains the RNG or others' secrets."""
+
+    def outcome(self, state: State) -> dict | None:
+        """None while the game runs; then ``{"placements": [{"seat", "place", "score"}]}``."""
+
+
+class Plugin:
+    """What a game package exposes as ``PLUGIN`` in its ``__init__``.
+
+    Wraps the pure engine with presentation hooks the platform needs. Subclasses override
+    what they need; everything here is still free of Django imports.
+    """
+
+    engine: Engine
+    #: template (relative to the game's ``templates/`` folder) rendering the board for the
+    #: game page; context: ``match``, ``view``, ``seat``, ``legal`` (legal actions), ``lang``.
+    board_template: str = ""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    @property
+    def meta(self) -> GameMeta:
+        return self.engine.meta
+
+    # -- seat choices -----------------------------------------------------------------------
+    def seat_choice_values(self, key: str, user_id: int | None) -> list[tuple[str, str]]:
+        """(value, label) pairs a user may pick for a seat choice. Default: none declared."""
+        return []
+
+    def clean_choices(self, raw: dict | None, user_id: int | None) -> dict:
+        raw = dict(raw or {})
+        declared = {c.key: c for c in self.meta.seat_choices}
+        unknown = set(raw) - set(declared)
+        if unknown:
+            raise BadOptions(f"Unknown choice(s) for {self.meta.slug}: {', '.join(sorted(unknown))}.")
+        cleaned = {}
+        for key, choice in declared.items():
+            value = raw.get(key, choice.default)
+            allowed = [v for v, _ in self.seat_choice_values(key, user_id)]
+            if allowed and value not in allowed:
+                raise BadOptions(f"Choice '{key}' must be one of: {', '.join(map(str, allowed))}.")
+            cleaned[key] = value
+        return cleaned
+
+    def resolve_choices(self, choices: list[dict]) -> list[dict]:
+        """Turn stored seat choices into what ``setup`` needs (e.g. a deck id into its cards).
+        Called once when the match starts; the result is stored in the match's setup record."""
+        return choices
+
+    # -- presentation -----------------------------------------------------------------------
+    def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
+        """Extra, pre-computed context for ``board_template`` (templates use only Django's
+        built-in tags and filters, so shape the data here)."""
+        return {}
+
+    def describe(self, event: dict, names: list[str], lang: str) -> str:
+        """One log line for an event, in ``lang`` ("de" or "en"); ``names`` are seat names."""
+        return event.get("type", "?")
+
+    def action_from_form(self, data: dict[str, str]) -> Action:
+        """Build an action from a submitted HTML form (the board partial's fields).
+
+        Default: the form has one field ``action`` holding the action as JSON.
+        """
+        import json
+
+        try:
+            action = json.loads(data.get("action", ""))
+        except (TypeError, ValueError):
+            raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.") from None
+        if not isinstance(action, dict):
+            raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
+        return action
+
+    def tiebreak_scores(self, state: State) -> list[float] | None:
+        """For an unfinished game: a score per seat by the game's own tie-break (used when a
+        tournament round's deadline ends a match as a modified win). None if not supported."""
+        return None
+
+    def resample_hidden(self, state: State, seat: int | None, rng) -> State:
+        """A copy of ``state`` that every seat other than ``seat`` cannot tell apart from it:
+        ``seat``'s own secrets (``None``: only what nobody sees, e.g. the bag's order and the
+        RNG) are redrawn consistently with everything public. The conformance suite checks that
+        every other seat's view (and the spectator's) is identical for both states, which
+        proves no view leaks those secrets (OpenSpiel's "resample from information state").
+        ``rng`` is a games.rng.Rng."""
+        raise NotImplementedError
+
+    def bots(self) -> dict[str, Any]:
+        """Named bots: ``{"random": callable(state, seat, rng) -> action, ...}``."""
+        return {}

@@ -1,0 +1,231 @@
+"""Der Orden: the pure engine (games.base.Engine protocol)."""
+from __future__ import annotations
+
+from games.base import GameMeta, IllegalAction, Option, SeatChoice, Step
+from games.orden import decks
+from games.orden import effects as E
+from games.orden import rules as R
+from games.orden.legal import canon, legal
+from games.orden.scoring import league_points  # noqa: F401  (re-exported)
+from games.rng import Rng
+
+ENGINE_VERSION = "1"
+HAND_START = 7
+
+META = GameMeta(
+    slug="orden", name_en="The Order", name_de="Der Orden", min_players=2, max_players=4,
+    engine_version=ENGINE_VERSION,
+    options=(
+        Option("rounds", "int", 0, "Fixed number of rounds (0 = off)", "Feste Rundenzahl (0 = aus)",
+               "Recommended 30–50.", "Empfohlen 30–50.", min=0, max=500),
+        Option("deadline_days", "int", 0, "Time limit in days (0 = off)", "Zeitlimit in Tagen (0 = aus)",
+               min=0, max=365),
+        Option("reaction_hours", "int", 24, "Reaction deadline (hours)", "Reaktionsfrist (Stunden)",
+               "An unanswered reaction window passes after this time.",
+               "Ein unbeantwortetes Reaktionsfenster verstreicht nach dieser Zeit.", min=1, max=168),
+    ),
+    seat_choices=(SeatChoice("deck", "Deck", "Deck", default="starter:schwert"),),
+    summary_en="Climb the Order's hierarchy on the path of the Sword, the Hammer or the Book.",
+    summary_de="Durchlaufe die Ordenshierarchie auf dem Pfad des Schwertes, des Hammers oder des Buches.",
+)
+
+_REASONS = {
+    "play": ("You cannot play that card now.", "Diese Karte kannst Du jetzt nicht ausspielen."),
+    "activate": ("That rule cannot be used now (limit, condition or cost).",
+                 "Diese Regel kann jetzt nicht angewendet werden (Limit, Bedingung oder Kosten)."),
+    "react": ("That reaction is not possible.", "Diese Reaktion ist nicht möglich."),
+    "discard": ("Discard a card from your hand.", "Lege eine Karte von der Hand ab."),
+    "pay": ("That card does not help to pay this cost.", "Diese Karte hilft nicht, diese Kosten zu bezahlen."),
+    "choose": ("That card cannot be chosen.", "Diese Karte kann nicht gewählt werden."),
+}
+
+
+class OrdenEngine:
+    meta = META
+
+    # -- set-up ---------------------------------------------------------------------------
+    def setup(self, players: int, options: dict, seed: int, choices: list[dict]) -> dict:
+        self.meta.check_players(players)
+        opts = self.meta.clean_options(options)
+        choices = list(choices or [{} for _ in range(players)])
+        if len(choices) != players:
+            raise ValueError("one choice dict per seat")
+        rng = Rng(seed)
+        ci, own, ps = [], [], []
+        for s in range(players):
+            deck = decks.resolve((choices[s] or {}).get("deck", "starter:schwert"))
+            pfad = []
+            for no in deck["pfad"]:
+                pfad.append(len(ci))
+                ci.append(no)
+                own.append(s)
+            nos = list(deck["cards"])
+            rng.shuffle(nos)  # instance ids follow the shuffled order: they tell nothing
+            dk = []
+            for no in nos:
+                dk.append(len(ci))
+                ci.append(no)
+                own.append(s)
+            ps.append({"deck": dk, "pfad": pfad, "hand": [], "auslage": [], "ablage": [], "aussen": [],
+                       "known": [], "never": False, "path": decks.path_of(deck)})
+        start = rng.below(players)
+        st = {"n": players, "opts": opts, "rng": rng.state, "ci": ci, "own": own, "p": ps,
+              "cur": start, "start": start, "round": 1, "rounds_left": opts["rounds"],
+              "t": E.fresh_turn(), "phase": "main", "pend": None, "res": None, "trig": [], "result": None}
+        ctx = E.Ctx(st)
+        for s in range(players):
+            E.draw(ctx, s, HAND_START)
+        E.turn_start(ctx)
+        E.settle(ctx)
+        return ctx.done()
+
+    # -- queries --------------------------------------------------------------------------
+    def to_move(self, state: dict) -> list[int]:
+        if state["phase"] == "over":
+            return []
+        if state["res"] is not None:
+            return [state["res"]["seat"]]
+        if state["phase"] == "react":
+            return [state["pend"]["asked"]]
+        return [state["cur"]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        return legal(state, seat)
+
+    def outcome(self, state: dict):
+        return state["result"]
+
+    # -- apply ----------------------------------------------------------------------------
+    def apply(self, state: dict, seat: int, action: dict) -> Step:
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.", "Das Spiel ist vorbei.")
+        if seat not in self.to_move(state):
+            raise IllegalAction("It is not your turn.", "Du bist nicht am Zug.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
+        try:
+            ok = canon(action) in [canon(a) for a in legal(state, seat, action)]
+        except (TypeError, KeyError, AttributeError, ValueError):
+            ok = False
+        if not ok:
+            en, de = _REASONS.get(action["type"], ("That move is not possible now.",
+                                                    "Dieser Zug ist jetzt nicht möglich."))
+            raise IllegalAction(en, de)
+        ctx = E.Ctx(E.copy_state(state))
+        getattr(self, "_do_" + action["type"])(ctx, seat, action)
+        E.settle(ctx)
+        return Step(ctx.done(), ctx.events, ctx.reveals)
+
+    def _do_play(self, ctx, s, a):
+        ctx.st["t"]["plays"] += 1
+        ctx.ev(type="play", seat=s, card=ctx.st["ci"][a["card"]])
+        E.put_in_play(ctx, s, a["card"], "hand")
+
+    def _do_activate(self, ctx, s, a):
+        st = ctx.st
+        c = R.card(st, a["card"])
+        ab = c.abilities[a["ability"]]
+        ctx.ev(type="activate", seat=s, card=c.no, ability=a["ability"])
+        if ab.kind == "effekt":  # a once-per-turn effect: cannot be reacted to
+            st["t"]["once"].append(ab.group)
+            E.start_rule(ctx, s, a["card"], a["ability"], "effekt")
+            return
+        st["t"]["acts"] += 1
+        st["pend"] = {"seat": s, "card": a["card"], "ability": a["ability"], "asked": None, "step": 0,
+                      "used": []}
+        E.advance_window(ctx)
+
+    def _do_react(self, ctx, s, a):
+        st = ctx.st
+        iid = a["card"]
+        c = R.card(st, iid)
+        if iid in st["p"][s]["hand"]:
+            ctx.ev(type="play", seat=s, card=c.no, reaction=True)
+            E.put_in_play(ctx, s, iid, "hand")
+        ctx.ev(type="react", seat=s, card=c.no, ability=a["ability"])
+        E.start_rule(ctx, s, iid, a["ability"], "reaktion")
+
+    def _do_pay(self, ctx, s, a):
+        ctx.st["res"]["picked"].append(a["card"])
+        E.step_rule(ctx)
+
+    def _do_choose(self, ctx, s, a):
+        st = ctx.st
+        res = st["res"]
+        verb = R.card(st, res["card"]).abilities[res["ability"]].verbs[res["vi"]]
+        E.take_chosen(ctx, s, res["card"], verb, a["card"])
+        res["left"] -= 1
+        E.step_rule(ctx)
+
+    def _do_decline(self, ctx, s, a):
+        if a.get("never_ask"):
+            ctx.st["p"][s]["never"] = True
+        ctx.ev(type="decline", seat=s)
+        E.advance_window(ctx)
+
+    def _do_never_ask(self, ctx, s, a):
+        ctx.st["p"][s]["never"] = a["value"]
+        ctx.ev(type="never_ask", seat=s, value=a["value"])
+
+    def _do_end_turn(self, ctx, s, a):
+        st = ctx.st
+        lim = R.limit(st, s, "hand")
+        hand = st["p"][s]["hand"]
+        if len(hand) > lim:
+            st["phase"] = "discard"
+            ctx.ev(type="must_discard", seat=s, n=len(hand) - lim)
+            return
+        E.draw(ctx, s, lim - len(hand))
+        ctx.ev(type="end_turn", seat=s)
+        E.next_turn(ctx)
+
+    def _do_discard(self, ctx, s, a):
+        st = ctx.st
+        E.move(ctx, s, a["card"], "hand", "ablage")
+        ctx.ev(type="discard", seat=s, cards=[st["ci"][a["card"]]])
+        if len(st["p"][s]["hand"]) <= R.limit(st, s, "hand"):
+            ctx.ev(type="end_turn", seat=s)
+            E.next_turn(ctx)
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, state: dict, seat: int | None) -> dict:
+        ci = state["ci"]
+
+        def cards(ids):
+            return [{"id": i, "no": ci[i]} for i in ids]
+
+        seats = []
+        for s, p in enumerate(state["p"]):
+            top = R.card(state, p["pfad"][0])
+            v = {"seat": s, "rank": top.rank, "rank_value": top.rank_value, "path": p["path"],
+                 "pfad": cards(p["pfad"]), "auslage": cards(p["auslage"]), "ablage": cards(p["ablage"]),
+                 "aussen": cards(p["aussen"]), "deck_size": len(p["deck"]), "hand_size": len(p["hand"]),
+                 "known_hand": cards(p["known"]), "never_ask": p["never"],
+                 "limits": {k: R.limit(state, s, k) for k in ("play", "actions", "hand")}}
+            if s == seat:
+                v["hand"] = cards(p["hand"])
+            seats.append(v)
+        t = state["t"]
+        view = {"players": state["n"], "seat": seat, "cur": state["cur"], "start": state["start"],
+                "phase": state["phase"], "round": state["round"], "rounds_left": state["rounds_left"],
+                "options": dict(state["opts"]), "seats": seats,
+                "turn": {"plays": t["plays"], "actions": t["acts"], "blocked": list(t["blocked"]),
+                         "once": list(t["once"])},
+                "pending": None, "result": state["result"]}
+        pend = state["pend"]
+        if pend is not None:
+            view["pending"] = {"seat": pend["seat"], "card": pend["card"], "no": ci[pend["card"]],
+                               "ability": pend["ability"], "asked": pend["asked"],
+                               "deadline_hours": state["opts"]["reaction_hours"]}
+        res = state["res"]
+        view["resolving"] = None
+        if res is not None:
+            rv = {"seat": res["seat"], "card": res["card"], "no": ci[res["card"]], "ability": res["ability"],
+                  "kind": res["kind"], "stage": state["phase"]}
+            if seat == res["seat"]:
+                rv["picked"] = list(res["picked"])  # hand cards stay secret until paid
+            view["resolving"] = rv
+        return view
+
+
+ENGINE = OrdenEngine()

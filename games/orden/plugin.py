@@ -1,0 +1,155 @@
+"""The Der Orden plugin: presentation and platform hooks around the pure engine."""
+from __future__ import annotations
+
+from games.base import IllegalAction, Plugin
+from games.orden import decks
+from games.orden import rules as R
+from games.orden.bots import BOTS
+from games.orden.effects import copy_state, tiebreak_key
+from games.orden.engine import ENGINE
+from games.orden.text import card_text
+
+LOG = {
+    "turn": ("{who} ist am Zug (Runde {round}).", "{who}'s turn (round {round})."),
+    "draw": ("{who} zieht {n} Karte(n).", "{who} draws {n} card(s)."),
+    "drew": ("Du ziehst {cards}.", "You draw {cards}."),
+    "reshuffle": ("{who} mischt die Ablage ({n} Karten) zum neuen Nachziehstapel.",
+                  "{who} shuffles the discard pile ({n} cards) into a new draw pile."),
+    "shuffle": ("{who} mischt den Nachziehstapel.", "{who} shuffles the draw pile."),
+    "play": ("{who} spielt {card} aus.", "{who} plays {card}."),
+    "play_reaction": ("{who} spielt {card} als Reaktion aus.", "{who} plays {card} as a reaction."),
+    "replaced": ("{who} legt {card} ab, weil {by} denselben Typ hat.",
+                 "{who} discards {card}: {by} has the same type."),
+    "activate": ("{who} kündigt an: {card}, Regel {ability}.", "{who} announces: {card}, rule {ability}."),
+    "react": ("{who} reagiert mit {card}.", "{who} reacts with {card}."),
+    "decline": ("{who} reagiert nicht.", "{who} does not react."),
+    "never_ask": ("{who} will {never}nach Reaktionen gefragt werden.", "{who} wants {never}to be asked for reactions."),
+    "prevented": ("{by} verhindert die Aktion von {card} ({who}).", "{by} prevents the action of {card} ({who})."),
+    "fizzle": ("Die Regel von {card} ({who}) kann nicht mehr angewendet werden.",
+               "The rule of {card} ({who}) can no longer be applied."),
+    "discard": ("{who} legt {cards} ab.", "{who} discards {cards}."),
+    "remove": ("{who} entfernt {cards} (Außenwelt).", "{who} removes {cards} (outside world)."),
+    "choose": ("{who} wählt {card} ({source}) und {to}.", "{who} chooses {card} ({source}) and {to}."),
+    "ascend": ("{who} steigt auf: {card}, RANG {rank}.", "{who} ascends: {card}, RANK {rank}."),
+    "descend": ("{who} steigt ab: {card}, RANG {rank}.", "{who} descends: {card}, RANK {rank}."),
+    "must_discard": ("{who} muss {n} Karte(n) ablegen.", "{who} must discard {n} card(s)."),
+    "end_turn": ("{who} beendet den Zug.", "{who} ends the turn."),
+    "end": ("Spielende. {placements}", "Game over. {placements}"),
+}
+TO = {"hand": ("nimmt sie auf die Hand", "takes it into the hand"),
+      "play": ("spielt sie aus", "plays it"), "play_now": ("spielt sie sofort aus", "plays it at once")}
+SOURCE = {"deck": ("Nachziehstapel", "draw pile"), "ablage": ("Ablage", "discard pile"),
+          "auslage": ("Auslage", "display"), "hand": ("Hand", "hand"), "aussen": ("Außenwelt", "outside world")}
+
+
+def card_name(no, lang) -> str:
+    c = R.C[no]
+    return f"„{c.name.de}“" if lang == "de" else f"“{c.name.en}”"
+
+
+class OrdenPlugin(Plugin):
+    board_template = "orden/board.html"
+
+    # -- seat choices ---------------------------------------------------------------------
+    def seat_choice_values(self, key, user_id):
+        if key != "deck":
+            return []
+        return [(f"starter:{p}", f"Starter: {de} / {en}") for p, (de, en) in decks.STARTER_NAMES.items()]
+
+    def clean_choices(self, raw, user_id):
+        # an explicit deck (a saved deck's card list) is allowed beside the starter ids
+        raw = dict(raw or {})
+        deck = raw.get("deck", "starter:schwert")
+        if not isinstance(deck, str):
+            try:
+                decks.resolve(deck)
+            except decks.DeckError as e:
+                from games.base import BadOptions
+                raise BadOptions(e.en) from None
+            return {"deck": deck}
+        return super().clean_choices(raw, user_id)
+
+    def resolve_choices(self, choices):
+        out = []
+        for ch in choices:
+            spec = (ch or {}).get("deck", "starter:schwert")
+            out.append({"deck": decks.resolve(spec), "deck_id": spec if isinstance(spec, str) else "custom"})
+        return out
+
+    # -- presentation ---------------------------------------------------------------------
+    def board_context(self, view, seat, legal, lang):
+        from games.orden.presentation import board_context
+        return board_context(view, seat, legal, lang)
+
+    def describe(self, event, names, lang):
+        de = lang == "de"
+        i = 0 if de else 1
+        t = event.get("type", "?")
+        seat = event.get("seat")
+        who = names[seat] if seat is not None and seat < len(names) else "?"
+        key = "play_reaction" if t == "play" and event.get("reaction") else t
+        if key not in LOG:
+            return t
+        f = {"who": who, "n": event.get("n", ""), "round": event.get("round", ""),
+             "rank": event.get("rank", ""), "ability": event.get("ability", 0) + 1}
+        if "card" in event:
+            f["card"] = card_name(event["card"], lang)
+        if "by" in event:
+            by = event["by"]
+            f["by"] = card_name(by, lang) if t == "replaced" else (names[by] if by < len(names) else "?")
+        if "cards" in event:
+            f["cards"] = ", ".join(card_name(no, lang) for no in event["cards"])
+        if t == "choose":
+            f["to"] = TO[event["dest"]][i]
+            f["source"] = SOURCE[event["source"]][i]
+        if t == "never_ask":
+            f["never"] = ("nie mehr " if de else "never ") if event.get("value") else ("wieder " if de else "again ")
+        if t == "end":
+            parts = [f"{p['place']}. {names[p['seat']] if p['seat'] < len(names) else '?'} "
+                     f"({'RANG' if de else 'RANK'} {p['rank']}, {p['score']:g})"
+                     for p in sorted(event["placements"], key=lambda p: p["place"])]
+            f["placements"] = "; ".join(parts)
+        return LOG[key][i].format(**f)
+
+    def card_text(self, no, lang):
+        return card_text(R.C[no], lang)
+
+    # -- hidden information ---------------------------------------------------------------
+    def resample_hidden(self, state, seat, rng):
+        st = copy_state(state)
+        if seat is not None:
+            p = st["p"][seat]
+            fixed = set(p["known"])
+            if st["res"] is not None and st["res"]["seat"] == seat:
+                fixed |= set(st["res"]["picked"])
+            free = [i for i in p["hand"] if i not in fixed]
+            pool = free + p["deck"]
+            rng.shuffle(pool)
+            p["hand"] = [i for i in p["hand"] if i in fixed] + pool[:len(free)]
+            p["deck"] = pool[len(free):]
+        for p in st["p"]:
+            rng.shuffle(p["deck"])  # nobody knows any deck's order
+        st["rng"] = rng.next64()
+        return st
+
+    def tiebreak_scores(self, state):
+        out = []
+        for s in range(state["n"]):
+            level, total, count = tiebreak_key(state, s)
+            out.append(R.rank(state, s) * 1e6 + level * 1e4 + min(total, 99) * 100 + min(count, 99))
+        return out
+
+    def bots(self):
+        return dict(BOTS)
+
+    def action_from_form(self, data):
+        action = super().action_from_form(data)
+        for k in ("card", "ability"):
+            if k in action and isinstance(action[k], str) and action[k].isdigit():
+                action[k] = int(action[k])
+        if not isinstance(action.get("type"), str):
+            raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
+        return action
+
+
+PLUGIN = OrdenPlugin(ENGINE)

@@ -1,0 +1,331 @@
+"""Interpreter of the card language: reads the game state, never changes it.
+
+Ranks, active cards, conditions, limits, multipliers, what cards deliver, whether cards
+cover a property requirement, which cards can help pay a cost, what a ``wählen`` can find.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from games.orden.catalog import cardset
+from games.orden.schema import PLAIN, RANKS
+
+C = cardset().cards
+CS_BY_NAME = cardset().by_name
+BASE_LIMITS = {"play": 1, "actions": 1, "hand": 7}
+GATE = {no: (RANKS[c.rank_gate] if c.rank_gate else -1.0) for no, c in C.items()}
+# per card number, precomputed once: which kinds of rules it has (the engine's hot loops
+# look only at cards that can matter) and its unconditional delivery options
+STATIC = {no: tuple(a for a in c.abilities if a.statics) for no, c in C.items()}
+STATIC = {no: v for no, v in STATIC.items() if v}
+WHEN = {no: tuple((ai, a) for ai, a in enumerate(c.abilities) if a.when is not None) for no, c in C.items()}
+WHEN = {no: v for no, v in WHEN.items() if v}
+FIXED = {no: tuple(dict(d.props) for d in c.liefert) for no, c in C.items()
+         if not any(d.conditions for d in c.liefert)}
+LETTERS = {no: frozenset(p for o in opts for p in o) for no, opts in FIXED.items()}
+
+
+def card(state, iid):
+    return C[state["ci"][iid]]
+
+
+def rank(state, s) -> float:
+    return C[state["ci"][state["p"][s]["pfad"][0]]].rank_value
+
+
+def gate_ok(c, r) -> bool:
+    return r >= GATE[c.no]
+
+
+def matches(c, sel) -> bool:
+    if sel.name is not None and c.name.de != sel.name:
+        return False
+    if sel.type is not None and c.type != sel.type:
+        return False
+    if sel.wappen is not None and c.wappen != sel.wappen:
+        return False
+    if sel.delivers is not None and not c.can_deliver(sel.delivers):
+        return False
+    return True
+
+
+def active(state, s):
+    """(iid, card) whose rules work: top of the Pfad and the Auslage, rank gates met."""
+    p = state["p"][s]
+    ci = state["ci"]
+    r = rank(state, s)
+    out = [(p["pfad"][0], C[ci[p["pfad"][0]]])]
+    for iid in p["auslage"]:
+        no = ci[iid]
+        if r >= GATE[no]:
+            out.append((iid, C[no]))
+    return out
+
+
+def holds(state, s, conds, _depth=0) -> bool:
+    return all(holds1(state, s, c, _depth) for c in conds)
+
+
+def holds1(state, s, cond, _depth=0) -> bool:
+    k = cond.kind
+    if k == "rank_at_least":
+        return rank(state, s) >= RANKS[cond.rank]
+    if k == "rank_below":
+        return rank(state, s) < RANKS[cond.rank]
+    p = state["p"][s]
+    ci = state["ci"]
+    if k == "rank_in_pfad":
+        return any(C[ci[i]].rank == cond.rank for i in p["pfad"])
+    if k == "possess":
+        return sum(matches(C[ci[i]], cond.select) for i in p["auslage"]) >= cond.count
+    if k == "lacks":
+        return not any(matches(C[ci[i]], cond.select) for i in p["auslage"])
+    if k == "possess_props":
+        if _depth > 2:  # a delivery condition asking for properties: no recursion loops
+            return False
+        m = multipliers(state, s, _depth + 1)
+        opts = [deliveries(state, s, C[ci[i]], "auslage", m, _depth + 1) for i in p["auslage"]]
+        return covers([o for o in opts if o], dict(cond.props))
+    raise ValueError(k)
+
+
+_MEMO = None  # while legal() enumerates one unchanging state: statics per seat
+
+
+class frozen_state:
+    """Context manager: the state does not change inside, so per-seat statics are cached."""
+
+    def __enter__(self):
+        global _MEMO
+        self.outer = _MEMO
+        if _MEMO is None:
+            _MEMO = {}
+
+    def __exit__(self, *exc):
+        global _MEMO
+        _MEMO = self.outer
+
+
+def _statics(state, s, _depth=0):
+    if _MEMO is not None and _depth == 0:
+        got = _MEMO.get(s)
+        if got is None:
+            got = _MEMO[s] = list(_statics_now(state, s))
+        return got
+    return _statics_now(state, s, _depth)
+
+
+def _statics_now(state, s, _depth=0):
+    p = state["p"][s]
+    ci = state["ci"]
+    r = None
+    for iid in (p["pfad"][0], *p["auslage"]):
+        abilities = STATIC.get(ci[iid])
+        if abilities is None:
+            continue
+        if GATE[ci[iid]] >= 0:
+            r = rank(state, s) if r is None else r
+            if r < GATE[ci[iid]]:
+                continue
+        for a in abilities:
+            if not a.conditions or holds(state, s, a.conditions, _depth):
+                yield from a.statics
+
+
+def multipliers(state, s, _depth=0) -> dict:
+    """Owner's advantage: of several multipliers for one property the highest holds."""
+    m = {}
+    for st in _statics(state, s, _depth):
+        if st.kind == "multiply" and st.factor > m.get(st.prop, 1):
+            m[st.prop] = st.factor
+    return m
+
+
+def limit(state, s, which) -> int:
+    """AUSSPIELEN+n, AKTIONEN+n, HANDLIMIT+n add up; one-turn extras for the current turn."""
+    n = BASE_LIMITS[which]
+    for st in _statics(state, s):
+        if st.kind == "limit" and st.limit == which:
+            n += st.plus
+    if s == state["cur"]:
+        n += state["t"].get({"play": "xplay", "actions": "xact"}.get(which, ""), 0)
+    return n
+
+
+def deliveries(state, s, c, zone, mult=None, _depth=0) -> list:
+    """The delivery options (dicts) card ``c`` offers its owner now; multipliers apply to
+    cards lying in the Auslage. Callers must not change the returned dicts."""
+    fixed = FIXED.get(c.no)
+    if fixed is not None and not (zone == "auslage" and mult):
+        return fixed
+    out = []
+    for d in c.liefert:
+        if d.conditions and not holds(state, s, d.conditions, _depth):
+            continue
+        props = dict(d.props)
+        if zone == "auslage" and mult:
+            for p, f in mult.items():
+                if p in props:
+                    props[p] *= f
+        out.append(props)
+    return out
+
+
+def _feasible(f, w, req) -> bool:
+    if f.get("S", 0) < req.get("S", 0):
+        return False
+    deficit = 0
+    need = req.get("?", 0)
+    total = w
+    for p in PLAIN:
+        fp = f.get(p, 0)
+        rp = req.get(p, 0)
+        total += fp
+        need += rp
+        if rp > fp:
+            deficit += rp - fp
+    return deficit <= w and total >= need
+
+
+def covers(opts_list, req) -> bool:
+    """Do cards (each: its list of delivery options, one of which it delivers) together
+    deliver at least ``req``? A ? covers any one property except S, either way round."""
+    fixed = {}
+    w = 0
+    multi = []
+    for opts in opts_list:
+        if len(opts) == 1:
+            for p, n in opts[0].items():
+                if p == "?":
+                    w += n
+                else:
+                    fixed[p] = fixed.get(p, 0) + n
+        elif opts:
+            multi.append(opts)
+    if not multi:
+        return _feasible(fixed, w, req)
+    for combo in product(*multi):
+        f = dict(fixed)
+        ww = w
+        for o in combo:
+            for p, n in o.items():
+                if p == "?":
+                    ww += n
+                else:
+                    f[p] = f.get(p, 0) + n
+        if _feasible(f, ww, req):
+            return True
+    return False
+
+
+def _relevant(opts, req) -> bool:
+    wild_wanted = "?" in req
+    plain_wanted = len(req) > (1 if "S" in req else 0)
+    for o in opts:
+        for p in o:
+            if p in req or (p == "?" and plain_wanted) or (wild_wanted and p != "S"):
+                return True
+    return False
+
+
+def zone_cards(state, s, zone):
+    p = state["p"][s]
+    if zone == "hand_or_auslage":
+        return [(i, "hand") for i in p["hand"]] + [(i, "auslage") for i in p["auslage"]]
+    return [(i, zone) for i in p[zone]]
+
+
+def candidates(state, s, cost, exclude=(), with_opts=False) -> list:
+    """(iid, zone) of cards that can help pay ``cost`` (a card or property cost);
+    (iid, zone, delivery options) with ``with_opts``."""
+    ci = state["ci"]
+    p = state["p"][s]
+    zones = ("hand", "auslage") if cost.zone == "hand_or_auslage" else (cost.zone,)
+    out = []
+    if cost.what == "cards":
+        for zone in zones:
+            for iid in p[zone]:
+                if iid not in exclude and matches(C[ci[iid]], cost.select):
+                    out.append((iid, zone, None) if with_opts else (iid, zone))
+        return out
+    mult = multipliers(state, s)
+    req = dict(cost.props)
+    plain_wanted = len(req) > (1 if "S" in req else 0)
+    wild_wanted = "?" in req
+    for zone in zones:
+        m = mult if zone == "auslage" else None
+        for iid in p[zone]:
+            if iid in exclude:
+                continue
+            no = ci[iid]
+            letters = LETTERS.get(no)
+            if letters is not None:  # fixed deliveries: decide relevance from the letters
+                if not letters or not (not letters.isdisjoint(req) or ("?" in letters and plain_wanted)
+                                       or (wild_wanted and letters != {"S"})):
+                    continue
+                opts = FIXED[no] if not m else deliveries(state, s, C[no], zone, m)
+            else:
+                opts = deliveries(state, s, C[no], zone, m)
+                if not opts or not _relevant(opts, req):
+                    continue
+            out.append((iid, zone, opts) if with_opts else (iid, zone))
+    return out
+
+
+def can_pay(state, s, cost, chosen, exclude=()) -> bool:
+    """Do the chosen cards (still in their zones) pay ``cost``?"""
+    allowed = {i: z for i, z in zone_cards(state, s, cost.zone) if i not in exclude}
+    if len(set(chosen)) != len(chosen) or any(i not in allowed for i in chosen):
+        return False
+    ci = state["ci"]
+    if cost.what == "cards":
+        return len(chosen) >= cost.count and all(matches(C[ci[i]], cost.select) for i in chosen)
+    mult = multipliers(state, s)
+    return covers([deliveries(state, s, C[ci[i]], allowed[i], mult) for i in chosen], dict(cost.props))
+
+
+def payable(state, s, cost, exclude=()) -> bool:
+    """Could the cost be paid with all the cards that can help?"""
+    cands = candidates(state, s, cost, exclude, with_opts=True)
+    if cost.what == "cards":
+        return len(cands) >= cost.count
+    return covers([o for _, _, o in cands], dict(cost.props))
+
+
+def choosable(state, s, verb, exclude=()) -> list:
+    """Distinct card numbers a ``wählen`` can find now in the searched zones."""
+    ci = state["ci"]
+    p = state["p"][s]
+    nos = set()
+    for z in _search_zones(verb):
+        for iid in p[z]:
+            if iid in exclude:
+                continue
+            c = C[ci[iid]]
+            if c.kind == "deck" and matches(c, verb.select):
+                nos.add(c.no)
+    return sorted(nos)
+
+
+def _search_zones(verb):
+    zones = list(verb.zones)
+    if verb.to == "hand" and "hand" in zones:
+        zones.remove("hand")  # choosing a hand card into the hand changes nothing
+    if verb.to != "hand" and "auslage" in zones:
+        zones.remove("auslage")  # already in play
+    return zones
+
+
+def find_chosen(state, s, verb, no, exclude=()):
+    """(iid, zone) of a card numbered ``no`` in the searched zones, deck first."""
+    ci = state["ci"]
+    p = state["p"][s]
+    for z in _search_zones(verb):
+        for iid in p[z]:
+            if iid not in exclude and ci[iid] == no:
+                return iid, z
+    return None
+
+
+def reaction_filter_ok(ability, pending_ability) -> bool:
+    return ability.on == "aktion" or (ability.on == "ascend" and pending_ability.ascends)

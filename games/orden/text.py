@@ -1,0 +1,240 @@
+"""A card's displayed rules text, generated from its data (German and English), so the
+printed text and the behaviour cannot drift apart."""
+from __future__ import annotations
+
+from games.orden.schema import Card
+
+PROP_NAMES = {
+    "de": {"T": "Treue", "K": "Kampfkraft", "V": "Vermögen", "W": "Wissen", "E": "Erleuchtung",
+           "S": "Seligkeit", "?": "beliebig"},
+    "en": {"T": "Loyalty", "K": "Might", "V": "Wealth", "W": "Knowledge", "E": "Enlightenment",
+           "S": "Bliss", "?": "any"},
+}
+WAPPEN_NAMES = {
+    "orden": ("Orden allgemein", "Order"), "schwert": ("Pfad des Schwertes", "Path of the Sword"),
+    "hammer": ("Pfad des Hammers", "Path of the Hammer"), "buch": ("Pfad des Buches", "Path of the Book"),
+    "meisterschaft": ("Meisterschaft", "Mastery"), "burgherren": ("Burgherren", "Castellans"),
+    "grossmeister": ("Großmeister", "Grand Master"), "seligkeit": ("Seligkeit", "Bliss"),
+}
+ZONE = {"de": {"hand": "von der Hand", "auslage": "aus der Auslage",
+               "hand_or_auslage": "von der Hand oder aus der Auslage"},
+        "en": {"hand": "from your hand", "auslage": "from your display",
+               "hand_or_auslage": "from your hand or display"}}
+SEARCH = {"de": {"deck": "Nachziehstapel", "ablage": "Ablage", "auslage": "Auslage", "hand": "Hand",
+                 "aussen": "Außenwelt"},
+          "en": {"deck": "draw pile", "ablage": "discard pile", "auslage": "display", "hand": "hand",
+                 "aussen": "outside world"}}
+LIMIT = {"play": ("AUSSPIELEN", "PLAYS"), "actions": ("AKTIONEN", "ACTIONS"), "hand": ("HANDLIMIT", "HAND LIMIT")}
+
+
+def _q(name, lang):
+    return f"„{name}“" if lang == "de" else f"“{name}”"
+
+
+def props(ps, lang) -> str:
+    items = [f"{n}x {p}" for p, n in sorted(ps, key=lambda x: "TKVWES?".index(x[0]))]
+    return (" und " if lang == "de" else " and ").join(items)
+
+
+def _en_name(de_name):
+    from games.orden.catalog import cardset
+    cards = cardset().by_name.get(de_name)
+    return cards[0].name.en if cards else de_name
+
+
+def selector(sel, lang, count=1) -> str:
+    de = lang == "de"
+    if sel.name:
+        return _q(sel.name if de else _en_name(sel.name), lang)
+    if sel.type:
+        art = {"MENTOR": "einen", "BURG": "eine", "MYSTERIUM": "ein"}[sel.type] if de else "a"
+        return f"{art} {sel.type}" if count == 1 else f"{count}x {sel.type}"
+    parts = []
+    if sel.wappen:
+        w = WAPPEN_NAMES[sel.wappen][0 if de else 1]
+        parts.append(f"mit dem Wappen {w}" if de else f"with the {w} crest")
+    if sel.delivers:
+        parts.append(f"die {sel.delivers} liefert" if de else f"delivering {sel.delivers}")
+    noun = ("eine Karte" if count == 1 else f"{count} Karten") if de else ("a card" if count == 1 else f"{count} cards")
+    if not parts:
+        return noun if de else noun
+    return f"{noun}, {' und '.join(parts)}" if de else f"{noun} {' and '.join(parts)}"
+
+
+def condition(c, lang) -> str:
+    de = lang == "de"
+    k = c.kind
+    if k == "rank_at_least":
+        return f"Du mindestens RANG {c.rank} hast" if de else f"you hold at least RANK {c.rank}"
+    if k == "rank_below":
+        if c.rank == "I":
+            return "Du noch keinen Rang hast" if de else "you hold no rank yet"
+        return f"Du einen Rang unter {c.rank} hast" if de else f"your rank is below {c.rank}"
+    if k == "rank_in_pfad":
+        return f"Du den RANG {c.rank} in Deinem Pfad hast" if de else f"RANK {c.rank} is in your path"
+    if k == "possess":
+        return f"Du {selector(c.select, lang, c.count)} besitzt" if de else f"you own {selector(c.select, lang, c.count)}"
+    if k == "lacks":
+        return f"Du nicht {selector(c.select, lang)} besitzt" if de else f"you do not own {selector(c.select, lang)}"
+    if k == "possess_props":
+        return f"Du mindestens {props(c.props, lang)} besitzt" if de else f"you own at least {props(c.props, lang)}"
+    raise ValueError(k)
+
+
+def conditions(cs, lang) -> str:
+    if not cs:
+        return ""
+    joined = (" und " if lang == "de" else " and ").join(condition(c, lang) for c in cs)
+    return ("Wenn " if lang == "de" else "If ") + joined
+
+
+def cost(c, lang) -> str:
+    de = lang == "de"
+    if c.what == "self":
+        if c.verb == "discard":
+            return "Lege diese Karte ab" if de else "Discard this card"
+        return "Entferne diese Karte" if de else "Remove this card"
+    what = props(c.props, lang) if c.what == "props" else selector(c.select, lang, c.count)
+    if de:
+        return f"Lege {what} {ZONE['de'][c.zone]} ab" if c.verb == "discard" else f"Entferne {what} {ZONE['de'][c.zone]}"
+    return f"{'Discard' if c.verb == 'discard' else 'Remove'} {what} {ZONE['en'][c.zone]}"
+
+
+def verb(v, lang, ability=None) -> str:
+    de = lang == "de"
+    k = v.kind
+    if k == "draw":
+        return (f"Ziehe {v.n} Karte{'n' if v.n > 1 else ''}" if de else f"Draw {v.n} card{'s' if v.n > 1 else ''}")
+    if k == "ascend":
+        return ("Steige auf" if v.n == 1 else f"Steige {v.n}-mal auf") if de else ("Ascend" if v.n == 1 else f"Ascend {v.n} times")
+    if k == "descend":
+        who = {"you": ("Steige ab", "Descend"), "each_opponent": ("Jeder Mitspieler steigt ab", "Each opponent descends"),
+               "higher_opponents": ("Jeder Mitspieler mit höherem Rang als Du steigt ab",
+                                    "Each opponent ranked above you descends")}[v.who]
+        return who[0 if de else 1]
+    if k == "choose":
+        what = selector(v.select, lang, v.n)
+        zones = ""
+        if tuple(v.zones) != ("deck", "ablage", "auslage", "hand"):
+            names = [SEARCH[lang][z] for z in v.zones]
+            zones = (f" aus Deiner {', '.join(names)}" if de else f" from your {', '.join(names)}")
+        to = {"hand": ("und nimm sie auf die Hand", "and take it into your hand"),
+              "play": ("und spiele sie aus", "and play it"),
+              "play_now": ("und spiele sie sofort aus", "and play it at once")}[v.to]
+        return f"Wähle {what}{zones} {to[0]}" if de else f"Choose {what}{zones} {to[1]}"
+    if k == "prevent":
+        asc = ability is not None and ability.on == "ascend"
+        if de:
+            return "Verhindere den Aufstieg" if asc else "Verhindere die Aktion"
+        return "Prevent the ascent" if asc else "Prevent the action"
+    if k == "extra":
+        if v.limit == "play":
+            return (f"Du darfst in diesem Zug {v.n} Karte{'n' if v.n > 1 else ''} mehr ausspielen" if de
+                    else f"You may play {v.n} more card{'s' if v.n > 1 else ''} this turn")
+        return (f"Du darfst in diesem Zug {v.n} Aktion{'en' if v.n > 1 else ''} mehr ausführen" if de
+                else f"You may take {v.n} more action{'s' if v.n > 1 else ''} this turn")
+    if k == "discard_self":
+        return "Lege diese Karte ab" if de else "Discard this card"
+    if k == "remove_self":
+        return "Entferne diese Karte" if de else "Remove this card"
+    raise ValueError(k)
+
+
+_IMPERATIVES = ("Lege", "Entferne", "Ziehe", "Steige", "Wähle", "Verhindere",
+                "Discard", "Remove", "Draw", "Ascend", "Choose", "Prevent", "Descend")
+
+
+def _join(parts, lang):
+    """First part as is; later imperatives lower-cased, German joined with „und“."""
+    out = parts[:1] + [p[0].lower() + p[1:] if p.split(" ", 1)[0] in _IMPERATIVES else p for p in parts[1:]]
+    return (" und " if lang == "de" else " and ").join(out)
+
+
+def ability(a, lang) -> str:
+    de = lang == "de"
+    head = {"aktion": ("Aktion", "Action"), "reaktion": ("Reaktion", "Reaction"), "effekt": ("Effekt", "Effect")}[a.kind][0 if de else 1]
+    body = []
+    if a.kind == "reaktion":
+        trig = ("wenn ein Mitspieler aufsteigen will" if de else "when an opponent wants to ascend") if a.on == "ascend" \
+            else ("wenn ein Mitspieler eine Aktion ausführt" if de else "when an opponent takes an action")
+        head = f"{head} ({trig})"
+    if a.kind == "effekt" and a.statics:
+        bits = []
+        for st in a.statics:
+            if st.kind == "limit":
+                bits.append(f"{LIMIT[st.limit][0 if de else 1]}+{st.plus}")
+            else:
+                f = ("doppelt" if st.factor == 2 else f"{st.factor}-fach") if de else ("double" if st.factor == 2 else f"{st.factor} times")
+                bits.append(f"Deine ausliegenden {st.prop} zählen {f}" if de else f"Your {st.prop} on display count {f}")
+        text = ", ".join(bits) + "."
+        cond = conditions(a.conditions, lang)
+        return f"{head}: {cond + ': ' if cond else ''}{text}"
+    lead = conditions(a.conditions, lang)
+    if a.when is not None:
+        lead = conditions((a.when,) + tuple(a.conditions), lang)
+    elif a.on == "ascend" and a.kind == "effekt":
+        lead = "Wenn Du aufsteigst" if de else "When you ascend"
+    elif a.on == "turn_start" and a.kind == "effekt":
+        lead = "Zu Beginn Deines Zuges" if de else "At the start of your turn"
+    if a.once_per_turn:
+        once = "einmal pro Zug darfst Du" if de else "once per turn you may"
+        lead = f"{lead}, {once}" if lead else once[0].upper() + once[1:]
+    costs = [cost(c, lang) for c in a.costs]
+    verbs = [verb(v, lang, a) for v in a.verbs]
+    if a.once_per_turn:
+        verbs = [_infinitive(verbs[0], lang)] + verbs[1:]
+    seq = _join(costs, lang) + (": " if costs else "") + _join(verbs, lang) + "."
+    if lead and costs and not a.once_per_turn:  # "If …, discard …: ascend."
+        seq = seq[0].lower() + seq[1:]
+        body.append(lead + ",")
+    elif lead:
+        body.append(lead + ":" if not a.once_per_turn else lead)
+    return f"{head}: {' '.join(body + [seq])}"
+
+
+def _infinitive(text, lang):
+    """„Ziehe 1 Karte“ → „1 Karte ziehen“ after „darfst Du“; English just lower-cases."""
+    if lang != "de":
+        return text[0].lower() + text[1:]
+    verb, _, rest = text.partition(" ")
+    inf = {"Ziehe": "ziehen", "Wähle": "wählen", "Lege": "ablegen", "Steige": "aufsteigen"}.get(verb)
+    if inf is None:
+        return text
+    rest = rest.removesuffix(" ab").removesuffix(" auf")
+    return f"{rest} {inf}".strip()
+
+
+def delivery_line(card: Card, lang) -> str:
+    if not card.liefert:
+        return ""
+    de = lang == "de"
+    opts = []
+    for d in card.liefert:
+        s = props(d.props, lang)
+        if d.conditions:
+            s += (", wenn " if de else ", if ") + (" und " if de else " and ").join(condition(c, lang) for c in d.conditions)
+        opts.append(s)
+    joined = (" oder " if de else " or ").join(opts)
+    extra = " (nicht beides)" if de and len(opts) > 1 else (" (not both)" if len(opts) > 1 else "")
+    return ("Liefert " if de else "Delivers ") + joined + extra + "."
+
+
+def card_text(card: Card, lang: str = "de") -> list[str]:
+    """The rules text as display lines: TYPE, rank gate, deliveries, one line per rule."""
+    de = lang == "de"
+    lines = []
+    if card.kind == "rank":
+        label = ("Kein Rang" if de else "No rank") if card.rank == "0" else f"{'RANG' if de else 'RANK'} {card.rank}"
+        lines.append(label + (f" ({'Pfad' if de else 'path'}: {WAPPEN_NAMES[card.path][0 if de else 1]})" if card.path else ""))
+        if card.rank == "X":
+            lines.append("Liegt dieser Rang oben, ist das Spiel sofort beendet." if de
+                         else "When this rank comes on top, the game ends at once.")
+    if card.type:
+        lines.append(card.type + (f" ({'Stufe' if de else 'level'} {card.level})" if card.level else ""))
+    if card.rank_gate:
+        lines.append(f"Ab RANG {card.rank_gate}." if de else f"From RANK {card.rank_gate} on.")
+    d = delivery_line(card, lang)
+    if d:
+        lines.append(d)
+    lines += [ability(a, lang) for a in card.abilities]
+    return lines

@@ -1,0 +1,221 @@
+"""The JSON API (contract: shared spec platform.md). Thin views over the services."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import translation
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from frontend.forms import invitation_hooks
+from games import registry
+from lobby import queries as lobby_queries
+from lobby import services as lobby
+from lobby.models import Invitation
+from matches import presenters, queries as match_queries, services as match_services
+from matches.models import LogEntry, Match
+
+from .serializers import ActionSerializer, InvitationCreateSerializer, InvitationSerializer, JoinSerializer, \
+    VersionSerializer
+
+
+class ActionThrottle(UserRateThrottle):
+    scope = "actions"
+
+
+def _lang(request) -> str:
+    return (translation.get_language() or "en")[:2]
+
+
+def _valid(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class GameList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every game: slug, names, player limits, options")
+    def get(self, request):
+        return Response([p.meta.schema() for p in registry.plugins().values()])
+
+
+class InvitationList(APIView):
+    @extend_schema(parameters=[OpenApiParameter("game", str), OpenApiParameter("status", str),
+                               OpenApiParameter("players", int), OpenApiParameter("host", str)],
+                   responses={200: InvitationSerializer(many=True)}, summary="Open invitations")
+    def get(self, request):
+        status = request.query_params.get("status", "open")
+        players = request.query_params.get("players")
+        if status != "open":
+            qs = Invitation.objects.filter(status=status, private=False).select_related("host") \
+                .prefetch_related("entries__user", "invitees")
+        else:
+            options = {k[7:]: _param_value(v) for k, v in request.query_params.items() if k.startswith("option.")}
+            qs = lobby_queries.open_invitations(
+                request.user, game=request.query_params.get("game", ""),
+                players=int(players) if players and players.isdigit() else None,
+                host=request.query_params.get("host", ""), options=options)
+        game = request.query_params.get("game")
+        if game and status != "open":
+            qs = qs.filter(game=game)
+        return Response(InvitationSerializer(qs[:200], many=True).data)
+
+    @extend_schema(request=InvitationCreateSerializer, responses={201: InvitationSerializer},
+                   summary="Create an invitation (the host takes the first seat)")
+    def post(self, request):
+        data = _valid(InvitationCreateSerializer, request)
+        extra = {k: data.pop(k) for k in list(data) if k not in InvitationCreateSerializer._declared_fields}
+        with transaction.atomic():  # the apps' settings (invitation_hooks) belong to the invitation
+            invitation = lobby.create_invitation(request.user, **data)
+            for hooks in invitation_hooks():
+                hooks.save(invitation, extra)
+        return Response(InvitationSerializer(_invitation(invitation.pk)).data, status=201)
+
+
+def _param_value(value: str):
+    return {"true": True, "false": False}.get(value.lower(), value)
+
+
+def _invitation(pk: int) -> Invitation:
+    return get_object_or_404(Invitation.objects.select_related("host").prefetch_related("entries__user", "invitees"),
+                             pk=pk)
+
+
+class InvitationDetail(APIView):
+    @extend_schema(responses={200: InvitationSerializer}, summary="One invitation; shows its match once started")
+    def get(self, request, pk: int):
+        invitation = _invitation(pk)
+        if invitation.private and not (request.user.is_authenticated and (
+                invitation.host_id == request.user.id or request.user in invitation.invitees.all()
+                or any(e.user_id == request.user.id for e in invitation.entries.all()))):
+            raise Http404
+        return Response(InvitationSerializer(invitation).data)
+
+
+class InvitationVerb(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    verb = ""
+
+    @extend_schema(request=JoinSerializer, responses={200: InvitationSerializer})
+    def post(self, request, pk: int):
+        if self.verb == "join":
+            data = _valid(JoinSerializer, request)
+            lobby.join(pk, request.user, data["choices"])
+        elif self.verb == "leave":
+            lobby.leave(pk, request.user)
+        else:
+            lobby.cancel(pk, request.user)
+        return Response(InvitationSerializer(_invitation(pk)).data)
+
+
+MATCH_SCHEMA = inline_serializer("Match", {
+    "id": serializers.IntegerField(), "game": serializers.CharField(), "status": serializers.CharField(),
+    "version": serializers.IntegerField(), "seats": serializers.ListField(child=serializers.DictField()),
+    "to_move": serializers.ListField(child=serializers.IntegerField()), "view": serializers.DictField(),
+    "outcome": serializers.DictField(allow_null=True)})
+
+
+def _match_for(request, pk: int):
+    match = get_object_or_404(Match, pk=pk)
+    seats = list(match.seats.select_related("user"))
+    seat = presenters.seat_for(seats, request.user)
+    if not presenters.can_watch(match, seat):
+        raise Http404
+    return match, seats, seat
+
+
+def _match_response(request, pk: int) -> Response:
+    """The match as the requester sees it now (after a change they made)."""
+    match, seats, seat = _match_for(request, pk)
+    return Response(presenters.api_payload(registry.get(match.game), match, seats, seat))
+
+
+class MatchList(APIView):
+    @extend_schema(parameters=[OpenApiParameter("mine", int), OpenApiParameter("to_move", int),
+                               OpenApiParameter("status", str)],
+                   responses={200: OpenApiTypes.OBJECT}, summary="Matches (mine=1: the requester's)")
+    def get(self, request):
+        status = request.query_params.get("status") or None
+        if request.query_params.get("mine") == "1" or request.query_params.get("to_move") == "1":
+            if not request.user.is_authenticated:
+                return Response({"error": "not_authenticated", "detail": "Log in to list your matches."},
+                                status=401)
+            qs = match_queries.my_matches(request.user, to_move_only=request.query_params.get("to_move") == "1",
+                                          status=status)
+        else:
+            qs = Match.objects.filter(public=True).defer("state", "seed").prefetch_related("seats__user") \
+                .order_by("-updated_at")
+            if status:
+                qs = qs.filter(status=status)
+        rows = []
+        for m in qs[:200]:
+            seats = list(m.seats.all())
+            rows.append({"id": m.pk, "game": m.game, "status": m.status, "version": m.version,
+                         "to_move": m.to_move, "my_turn": bool(getattr(m, "my_turn", 0)),
+                         "seats": [{"seat": s.seat, "user": {"id": s.user_id, "username": s.user.username}
+                                    if s.user_id else None, "bot": s.bot or None} for s in seats],
+                         "outcome": m.outcome, "updated_at": m.updated_at})
+        return Response(rows)
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses={200: MATCH_SCHEMA}, summary="A match as the requester may see it")
+    def get(self, request, pk: int):
+        return _match_response(request, pk)
+
+
+class LegalActions(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every action the requesting seat may take now")
+    def get(self, request, pk: int):
+        match, seats, seat = _match_for(request, pk)
+        if seat is None or seat.resigned or match.status != Match.Status.ACTIVE or seat.seat not in match.to_move:
+            return Response([])
+        return Response(registry.get(match.game).engine.legal_actions(match.state, seat.seat))
+
+
+class Actions(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ActionThrottle]
+
+    @extend_schema(request=ActionSerializer, responses={200: MATCH_SCHEMA},
+                   summary="Submit an action with the version it was chosen on (409 if stale)")
+    def post(self, request, pk: int):
+        data = _valid(ActionSerializer, request)
+        match_services.submit_action(pk, request.user, data["action"], data["version"])
+        return _match_response(request, pk)
+
+
+class Undo(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=VersionSerializer, responses={200: MATCH_SCHEMA}, summary="Take back my last move")
+    def post(self, request, pk: int):
+        data = _valid(VersionSerializer, request)
+        match_services.undo(pk, request.user, data["version"])
+        return _match_response(request, pk)
+
+
+class Resign(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MATCH_SCHEMA}, summary="Leave the match")
+    def post(self, request, pk: int):
+        match_services.resign(pk, request.user)
+        return _match_response(request, pk)
+
+
+class MatchLog(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The match log as far as the requester may see it")
+    def get(self, request, pk: int):
+        match, seats, seat = _match_for(request, pk)
+        entries = LogEntry.objects.filter(match=match).order_by("seq")
+        names = presenters.seat_names(seats)
+        return Response(presenters.api_log(match, entries, seat.seat if seat else None, registry.get(match.game),
+                                           _lang(request), names))

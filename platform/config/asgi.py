@@ -1,0 +1,25 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Serve with ``daphne config.asgi:application`` (or uvicorn) from the repository root with
+``platform`` on PYTHONPATH; ``config.paths`` does that for servers started otherwise.
+"""
+import os
+
+from config import paths  # noqa: F401  (puts platform/ and the root on sys.path)
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from matches.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_asgi_app,
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+})

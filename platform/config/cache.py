@@ -1,0 +1,50 @@
+"""A Redis cache that fails open: while Redis is down, reads miss and writes are dropped.
+
+The cache only holds things that can be lost (throttle counters, log-in attempt counters,
+cached fragments); without this, a stopped Redis turned every throttled request — moves
+included — into a 500."""
+from __future__ import annotations
+
+import logging
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def _fail_open(name: str, default):
+    method = getattr(RedisCache, name)
+
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except DOWN:
+            logger.warning("cache unavailable (%s); carrying on without it", name)
+            return default(args) if callable(default) else default
+
+    wrapper.__name__ = name
+    return wrapper
+
+
+class ResilientRedisCache(RedisCache):
+    def __init__(self, server, params):
+        options = params.setdefault("OPTIONS", {})
+        # A hung Redis must not hang requests: give up after a short wait.
+        options.setdefault("socket_connect_timeout", 0.5)
+        options.setdefault("socket_timeout", 0.5)
+        super().__init__(server, params)
+
+    get = _fail_open("get", lambda args: args[1] if len(args) > 1 else None)
+    get_many = _fail_open("get_many", {})
+    has_key = _fail_open("has_key", False)
+    set = _fail_open("set", None)
+    set_many = _fail_open("set_many", [])
+    add = _fail_open("add", False)
+    touch = _fail_open("touch", False)
+    delete = _fail_open("delete", False)
+    delete_many = _fail_open("delete_many", None)
+    incr = _fail_open("incr", 1)
+    get_or_set = _fail_open("get_or_set", lambda args: args[1]() if len(args) > 1 and callable(args[1])
+                            else (args[1] if len(args) > 1 else None))

@@ -1,0 +1,213 @@
+"""Settings, read from environment variables.
+
+Two modes:
+- embedded default (no variables set): SQLite, in-memory channel layer, Celery tasks run
+  eagerly in-process, mail to the console, local-memory cache;
+- real services: DATABASE_URL (PostgreSQL), REDIS_URL (Channels layer, Celery broker, cache),
+  EMAIL_URL-style SMTP settings (EMAIL_HOST, EMAIL_PORT), a real Celery worker and beat.
+"""
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.utils.translation import gettext_lazy as _
+
+from config.discovery import CORE_APPS, feature_apps
+from games.registry import template_dirs as game_template_dirs
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE_DIR = ROOT
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.lower() in ("1", "true", "yes", "on")
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# The "django-insecure-" prefix makes `check --deploy` flag a production that forgot its key.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "django-insecure-dev-only-key-change-me-in-production-0123456789"
+ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "channels",
+    "django_htmx",
+    *CORE_APPS,
+    *feature_apps(),  # platform/<app>/ and games/<slug>/web/ (config/discovery.py)
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
+    "accounts.middleware.UserPreferencesMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": game_template_dirs(),
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+        "frontend.context_processors.site",
+    ]},
+}]
+
+# --- database ---------------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    # A connection per request, closed at its end (CONN_MAX_AGE 0, as Django advises under
+    # ASGI): every request runs in a thread of its own, and persistent per-thread connections
+    # piled up to "too many clients" under load. (psycopg's pool was tried: after a database
+    # restart it handed out no connection for a long while; see docs/performance.md.)
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+else:
+    DATABASES = {"default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH", str(ROOT / "var" / "db.sqlite3")),
+        # IMMEDIATE: writers take the lock at BEGIN, so concurrent moves queue instead of
+        # failing with "database is locked" half-way through a transaction.
+        "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
+                    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+        # A file, not memory: tests with several threads (concurrent moves) need one shared database.
+        "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(ROOT / "var" / "test-db.sqlite3"))},
+    }}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- redis: channels, celery, cache ------------------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # redis-py's async pool defaults to 100 connections; more sockets than that fail.
+        # redis-py 8 reads with a 5 s socket timeout, the very time channels-redis blocks in
+        # BZPOPMIN: under load the read times out and the socket's consumer dies. Give it room.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15,
+                              "socket_connect_timeout": 2}], "capacity": 1500},
+    }}
+    CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}  # fails open
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for the next one
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# With Redis, a task whose worker died unacknowledged is handed out again only after the
+# visibility timeout (kombu's default: 1 hour). Longer than any countdown we use (≤ 10 min).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "900")),
+    "unacked_restore_interval": 10, "unacked_restore_throttle": 1}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+
+# --- mail ---------------------------------------------------------------------------------
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+else:
+    EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Spieltisch <noreply@localhost>")
+
+# --- auth, i18n ------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-games"
+LOGOUT_REDIRECT_URL = "lobby"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("de", _("German")), ("en", _("English"))]
+LOCALE_PATHS = [ROOT / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- static -------------------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = ROOT / "var" / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+# --- API ----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": None,
+    "DEFAULT_THROTTLE_RATES": {"login": "20/min", "actions": "600/min"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spieltisch API",
+    "DESCRIPTION": "Asynchronous board games: games, invitations, matches, actions, logs.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- production hardening (DJANGO_DEBUG=0 and HTTPS) ------------------------------------------
+SECURE_HTTPS = env_bool("DJANGO_SECURE", False)
+if SECURE_HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,21 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from config.discovery import feature_apps, module_exists
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+]
+# Feature apps route themselves: <app>.api_urls under /api/, <app>.urls under /.
+for app in feature_apps():
+    if module_exists(f"{app}.api_urls"):
+        urlpatterns.append(path("api/", include(f"{app}.api_urls")))
+    if module_exists(f"{app}.urls"):
+        urlpatterns.append(path("", include(f"{app}.urls")))
+urlpatterns.append(path("", include("frontend.urls")))
+
+# A lost database connection answers 503 (try again), anything else 500 (config/errors.py).
+handler500 = "config.errors.server_error_or_unavailable"

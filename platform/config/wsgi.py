@@ -1,0 +1,8 @@
+import os
+
+from config import paths  # noqa: F401
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+application = get_wsgi_application()

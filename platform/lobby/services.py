@@ -1,0 +1,142 @@
+"""Invitations: create, join, leave, cancel; the match starts when the last seat fills."""
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from games import registry
+from games.base import BadOptions
+from matches import services as match_services
+
+from .errors import LobbyError
+from .models import Entry, Invitation
+
+MOVE_DAYS = (1, 30)
+
+
+def _plugin(game: str):
+    try:
+        return registry.get(game)
+    except KeyError:
+        raise LobbyError(f"There is no game called '{game}'.") from None
+
+
+def create_invitation(host, *, game: str, players, options: dict | None = None, move_days=3,
+                      private: bool = False, invitees: list[str] | None = None, choices: dict | None = None,
+                      bots: list[str] | None = None, comment: str = "") -> Invitation:
+    """Create an invitation and seat the host (and any bots the host adds)."""
+    plugin = _plugin(game)
+    try:
+        players = plugin.meta.check_players(players)
+        options = plugin.meta.clean_options(options)
+        choices = plugin.clean_choices(choices, host.id)
+    except BadOptions as exc:
+        raise LobbyError(str(exc)) from None
+    if isinstance(move_days, bool) or not isinstance(move_days, int) or not MOVE_DAYS[0] <= move_days <= MOVE_DAYS[1]:
+        raise LobbyError(f"Days per move must be a whole number from {MOVE_DAYS[0]} to {MOVE_DAYS[1]}.")
+    bots = list(bots or [])
+    available = set(plugin.bots()) | {"random-legal"}
+    for bot in bots:
+        if bot not in available:
+            raise LobbyError(f"Unknown bot '{bot}'. Available: {', '.join(sorted(available))}.")
+    if 1 + len(bots) > players:
+        raise LobbyError("More bots than free seats.")
+    invitee_users = []
+    if private:
+        names = [n.strip() for n in (invitees or []) if n and n.strip()]
+        if not names:
+            raise LobbyError("A private invitation needs at least one invitee.")
+        User = get_user_model()
+        invitee_users = list(User.objects.filter(username__in=names))
+        missing = set(names) - {u.username for u in invitee_users}
+        if missing:
+            raise LobbyError(f"Unknown user(s): {', '.join(sorted(missing))}.")
+    with transaction.atomic():
+        invitation = Invitation.objects.create(
+            game=game, host=host, players=players, options=options, move_days=move_days,
+            private=private, comment=comment[:200])
+        if invitee_users:
+            invitation.invitees.set(invitee_users)
+        Entry.objects.create(invitation=invitation, user=host, choices=choices)
+        Entry.objects.bulk_create([Entry(invitation=invitation, bot=b) for b in bots])
+        invitation.seats_taken = 1 + len(bots)
+        invitation.save(update_fields=["seats_taken"])
+        _start_if_full(invitation)
+    return invitation
+
+
+def _locked(invitation_id: int) -> Invitation:
+    try:
+        return Invitation.objects.select_for_update().get(pk=invitation_id)
+    except Invitation.DoesNotExist:
+        raise LobbyError("There is no such invitation.", 404) from None
+
+
+def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
+    with transaction.atomic():
+        invitation = _locked(invitation_id)
+        if invitation.status != Invitation.Status.OPEN:
+            raise LobbyError("This invitation is no longer open.", 409)
+        if invitation.private and invitation.host_id != user.id and \
+                not invitation.invitees.filter(pk=user.pk).exists():
+            raise LobbyError("This invitation is private.", 403)
+        from community.rules import assert_may_join  # the block list (platform/community)
+
+        assert_may_join(user, invitation)
+        if invitation.entries.filter(user=user).exists():
+            raise LobbyError("You have already joined this invitation.", 409)
+        if invitation.seats_free <= 0:
+            raise LobbyError("This invitation is full.", 409)
+        try:
+            cleaned = _plugin(invitation.game).clean_choices(choices, user.id)
+        except BadOptions as exc:
+            raise LobbyError(str(exc)) from None
+        try:
+            with transaction.atomic():
+                Entry.objects.create(invitation=invitation, user=user, choices=cleaned)
+        except IntegrityError:
+            raise LobbyError("You have already joined this invitation.", 409) from None
+        invitation.seats_taken += 1
+        invitation.save(update_fields=["seats_taken"])
+        _start_if_full(invitation)
+        return invitation
+
+
+def leave(invitation_id: int, user) -> Invitation:
+    with transaction.atomic():
+        invitation = _locked(invitation_id)
+        if invitation.status != Invitation.Status.OPEN:
+            raise LobbyError("This invitation is no longer open.", 409)
+        if invitation.host_id == user.id:
+            raise LobbyError("The host cannot leave; cancel the invitation instead.", 409)
+        deleted, _ = invitation.entries.filter(user=user).delete()
+        if not deleted:
+            raise LobbyError("You have not joined this invitation.", 409)
+        invitation.seats_taken -= 1
+        invitation.save(update_fields=["seats_taken"])
+        return invitation
+
+
+def cancel(invitation_id: int, user) -> Invitation:
+    with transaction.atomic():
+        invitation = _locked(invitation_id)
+        if invitation.host_id != user.id:
+            raise LobbyError("Only the host can cancel an invitation.", 403)
+        if invitation.status != Invitation.Status.OPEN:
+            raise LobbyError("This invitation is no longer open.", 409)
+        invitation.status = Invitation.Status.CANCELLED
+        invitation.save(update_fields=["status"])
+        return invitation
+
+
+def _start_if_full(invitation: Invitation) -> None:
+    if invitation.seats_free > 0:
+        return
+    entrants = [{"user": e.user, "bot": e.bot, "choices": e.choices}
+                for e in invitation.entries.select_related("user")]
+    match = match_services.start_match(
+        game=invitation.game, entrants=entrants, options=invitation.options,
+        move_days=invitation.move_days, public=not invitation.private)
+    invitation.status = Invitation.Status.STARTED
+    invitation.match = match
+    invitation.save(update_fields=["status", "match"])

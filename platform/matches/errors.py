@@ -1,0 +1,35 @@
+"""Errors of the match services, each with the HTTP status the API and pages answer with."""
+
+
+class MatchError(Exception):
+    status = 400
+    code = "match_error"
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class IllegalMove(MatchError):
+    status, code = 400, "illegal_action"
+
+
+class NotSeated(MatchError):
+    status, code = 403, "not_seated"
+
+
+class NotYourTurn(MatchError):
+    status, code = 403, "not_your_turn"
+
+
+class StaleVersion(MatchError):
+    status, code = 409, "stale_version"
+
+
+class MatchOver(MatchError):
+    status, code = 409, "match_over"
+
+
+class UndoRefused(MatchError):
+    status, code = 409, "undo_refused"

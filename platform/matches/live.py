@@ -1,0 +1,90 @@
+"""Pushes match updates to browsers over the Channels layer, after commit.
+
+Every seat has its own group and spectators share a public one, so each frame carries only
+the view that group may see; the view is computed once per seat, not once per socket.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.serializers.json import DjangoJSONEncoder
+
+logger = logging.getLogger(__name__)
+
+
+def seat_group(match_id: int, seat: int) -> str:
+    return f"match.{match_id}.seat.{seat}"
+
+
+def public_group(match_id: int) -> str:
+    return f"match.{match_id}.public"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    _send_all([(group, message)])
+
+
+def _send_all(messages: list[tuple[str, dict]]) -> None:
+    """Every frame of one change in a single hop to the event loop, sent concurrently (one
+    hop per group cost a thread switch and a Redis round trip each, in series)."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def send_all():
+        results = await asyncio.gather(*(layer.group_send(g, m) for g, m in messages), return_exceptions=True)
+        for (group, _), result in zip(messages, results):
+            if isinstance(result, BaseException):
+                # best effort: the move is committed; clients catch up by version
+                logger.warning("push to %s failed: %r", group, result)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:
+        logger.warning("pushes failed", exc_info=True)
+
+
+def publish(match_id: int, version: int) -> None:
+    from .models import Match
+    from .services import plugin_for
+
+    match = Match.objects.filter(pk=match_id).only("id", "game", "state", "version", "status", "to_move",
+                                                   "outcome", "public", "players").first()
+    if match is None or match.version != version:
+        return  # a newer change will publish its own frame
+    engine = plugin_for(match).engine
+    viewers = list(range(match.players)) + ([None] if match.public else [])
+    messages = []
+    for seat in viewers:
+        frame = {"type": "match.update", "match": match.pk, "version": match.version,
+                 "status": match.status, "to_move": match.to_move, "outcome": match.outcome,
+                 "view": engine.view(match.state, seat)}
+        text = json.dumps(frame, cls=DjangoJSONEncoder)
+        group = public_group(match_id) if seat is None else seat_group(match_id, seat)
+        messages.append((group, {"type": "match.frame", "text": text}))
+    # Each player's "your turn" badge: how many matches wait for them now.
+    from django.db.models import Count, Q
+
+    from .models import Seat
+
+    user_ids = list(match.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    counts = dict(Seat.objects.filter(user_id__in=user_ids).values("user_id").annotate(
+        n=Count("id", filter=Q(to_move=True, match__status="active"))).values_list("user_id", "n"))
+    for user_id in user_ids:
+        messages.append((user_group(user_id), {"type": "match.frame", "text": json.dumps(
+            {"type": "turn", "match": match.pk, "count": counts.get(user_id, 0)})}))
+    _send_all(messages)
+
+
+def publish_chat(match_id: int, payload: dict, seats: int, public: bool) -> None:
+    text = json.dumps({"type": "chat", "match": match_id, **payload}, cls=DjangoJSONEncoder)
+    groups = [seat_group(match_id, s) for s in range(seats)] + ([public_group(match_id)] if public else [])
+    _send_all([(group, {"type": "match.frame", "text": text}) for group in groups])

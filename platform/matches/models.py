@@ -1,0 +1,103 @@
+"""A match is its setup record + an append-only action log + a snapshot of the state.
+
+The snapshot is what the log rebuilds (services.replay); it exists so that a move does not
+replay the whole game. ``version`` counts log entries and is the optimistic-lock token
+clients send with every action.
+"""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    game = models.CharField(max_length=40, db_index=True)
+    engine_version = models.CharField(max_length=20)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    # Resolved per-seat choices (e.g. a Der Orden deck as its card list), fixed at the start.
+    choices = models.JSONField(default=list)
+    seed = models.BigIntegerField()  # never leaves the server
+    state = models.JSONField()  # snapshot after the last log entry
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    outcome = models.JSONField(null=True, blank=True)
+    to_move = models.JSONField(default=list)  # seats that must act now
+    move_days = models.PositiveSmallIntegerField(default=3)
+    public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-updated_at"], name="match_status_updated")]
+
+    def __str__(self):
+        return f"{self.game} #{self.pk}"
+
+
+class Seat(models.Model):
+    """One seat of a match. ``to_move`` mirrors Match.to_move so "my games, my turn first"
+    is one indexed query."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    bot = models.CharField(max_length=20, blank=True)  # set: a bot plays this seat
+    to_move = models.BooleanField(default=False)
+    to_move_since = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
+        indexes = [models.Index(fields=["user", "to_move"], name="seat_user_to_move")]
+        ordering = ["seat"]
+
+    @property
+    def name(self) -> str:
+        if self.user_id:
+            return self.user.username
+        return f"Bot ({self.bot})"
+
+
+class LogEntry(models.Model):
+    """Append-only. ``kind`` = action (an engine action), undo (takes back the entry it names),
+    resign (platform event). Replaying kinds action/undo rebuilds the snapshot."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action"
+        UNDO = "undo"
+        RESIGN = "resign"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()  # == match version after this entry
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACTION)
+    seat = models.PositiveSmallIntegerField(null=True)
+    action = models.JSONField(null=True)
+    events = models.JSONField(default=list)
+    reveals = models.BooleanField(default=False)
+    undoes = models.PositiveIntegerField(null=True, blank=True)  # seq of the undone entry
+    undone = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="log_seq_unique")]
+        ordering = ["seq"]
+
+
+class ChatMessage(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=500)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["match", "at"], name="chat_match_at")]

@@ -1,0 +1,98 @@
+"""What a given user may see of a match: the seat's view, the visible log, the API payload.
+
+Everything that leaves the server about a match goes through here, so hidden information is
+filtered in one place: the engine's ``view`` for state, the events' ``to`` lists for the log.
+"""
+from __future__ import annotations
+
+from games.base import Plugin
+
+from .models import LogEntry, Match, Seat
+
+
+def seat_for(seats: list[Seat], user) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return next((s for s in seats if s.user_id == user.id), None)
+
+
+def can_watch(match: Match, seat: Seat | None) -> bool:
+    return seat is not None or match.public
+
+
+def event_visible(event: dict, seat: int | None, finished: bool) -> bool:
+    to = event.get("to")
+    return to is None or finished or (seat is not None and seat in to)
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    return [s.name for s in sorted(seats, key=lambda s: s.seat)]
+
+
+def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str, names: list[str]) -> list[dict]:
+    """Log entries as the viewer may see them: seq, seat, text lines, time."""
+    finished = match.status != Match.Status.ACTIVE
+    lines = []
+    for entry in entries:
+        texts = []
+        if entry.kind == LogEntry.Kind.UNDO:
+            texts.append(_undo_text(names[entry.seat], lang))
+        elif entry.kind == LogEntry.Kind.RESIGN:
+            if any(e.get("reason") for e in entry.events or []):
+                texts.append(_forfeit_text(names[entry.seat], entry.events, lang))
+            else:
+                texts.append(_resign_text(names[entry.seat], lang))
+        else:
+            for event in entry.events:
+                if event_visible(event, seat, finished):
+                    texts.append(plugin.describe(event, names, lang))
+        lines.append({"seq": entry.seq, "seat": entry.seat, "kind": entry.kind, "undone": entry.undone,
+                      "texts": texts, "at": entry.at})
+    return lines
+
+
+def _undo_text(name: str, lang: str) -> str:
+    return f"{name} nimmt den letzten Zug zurück." if lang == "de" else f"{name} takes back their last move."
+
+
+def _resign_text(name: str, lang: str) -> str:
+    return f"{name} gibt auf." if lang == "de" else f"{name} resigns."
+
+
+def _forfeit_text(name: str, events: list, lang: str) -> str:
+    """A seat taken away by the platform (matches.services.forfeit), e.g. after a timeout."""
+    bot = any(e.get("type") == "bot_takes_over" for e in events)
+    if lang == "de":
+        return f"{name}: Zeit abgelaufen – ein Bot spielt weiter." if bot else f"{name}: Zeit abgelaufen – scheidet aus."
+    return f"{name} ran out of time; a bot plays on." if bot else f"{name} ran out of time and forfeits."
+
+
+def api_payload(plugin: Plugin, match: Match, seats: list[Seat], seat: Seat | None) -> dict:
+    """The JSON of GET /api/matches/{id}/ for the requesting seat (None: spectator)."""
+    viewer = seat.seat if seat is not None else None
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "players": match.players,
+        "options": match.options,
+        "move_days": match.move_days,
+        "seats": [{"seat": s.seat,
+                   "user": {"id": s.user_id, "username": s.user.username} if s.user_id else None,
+                   "bot": s.bot or None, "resigned": s.resigned, "to_move": s.to_move}
+                  for s in seats],
+        "your_seat": viewer,
+        "to_move": match.to_move,
+        "view": plugin.engine.view(match.state, viewer),
+        "outcome": match.outcome,
+        "created_at": match.created_at,
+        "finished_at": match.finished_at,
+    }
+
+
+def api_log(match: Match, entries, seat: int | None, plugin: Plugin, lang: str, names: list[str]) -> list[dict]:
+    """GET /api/matches/{id}/log/: [{seq, seat, action, at}] plus the visible log text."""
+    lines = {line["seq"]: line for line in log_lines(plugin, match, entries, seat, lang, names)}
+    return [{"seq": e.seq, "seat": e.seat, "kind": e.kind, "action": e.action, "undone": e.undone,
+             "at": e.at, "text": lines[e.seq]["texts"]} for e in entries]

@@ -1,0 +1,356 @@
+"""Business rules of matches: start, act, undo, resign, replay, bots.
+
+One writer per match: every change runs in a transaction that locks the match row
+(SELECT ... FOR UPDATE), checks the client's expected version, applies the engine, appends
+to the log and rewrites the snapshot. Pushes and background jobs are scheduled with
+``transaction.on_commit`` so nothing is announced that did not happen.
+"""
+from __future__ import annotations
+
+import contextvars
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import registry
+from games.base import IllegalAction, Plugin
+from games.rng import Rng
+
+from . import live, signals
+from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, StaleVersion, UndoRefused
+from .models import LogEntry, Match, Seat
+
+BOT_MOVE_LIMIT = 500  # a safety net for one bot task; games end long before
+_in_bot_loop = contextvars.ContextVar("in_bot_loop", default=False)
+
+
+def plugin_for(match: Match) -> Plugin:
+    return registry.get(match.game)
+
+
+# --- start ------------------------------------------------------------------------------------
+def start_match(*, game: str, entrants: list[dict], options: dict, move_days: int = 3,
+                public: bool = True, seed: int | None = None) -> Match:
+    """Create and start a match. ``entrants``: one dict per player with ``user`` (or None),
+    ``bot`` ('' for humans) and ``choices`` (already cleaned). Seats are drawn by lot; the
+    engine draws the start player from the seed. Call inside a transaction."""
+    plugin = registry.get(game)
+    seed = secrets.randbits(63) if seed is None else seed
+    order = list(entrants)
+    Rng(seed ^ 0x5EA7).shuffle(order)  # seats by lot, reproducible from the seed
+    choices = plugin.resolve_choices([e.get("choices") or {} for e in order])
+    state = plugin.engine.setup(len(order), options, seed, choices)
+    to_move = plugin.engine.to_move(state)
+    now = timezone.now()
+    match = Match.objects.create(
+        game=game, engine_version=plugin.meta.engine_version, players=len(order), options=options,
+        choices=choices, seed=seed, state=state, version=0, to_move=to_move,
+        move_days=move_days, public=public)
+    Seat.objects.bulk_create([
+        Seat(match=match, seat=i, user=e.get("user"), bot=e.get("bot") or "",
+             to_move=i in to_move, to_move_since=now if i in to_move else None)
+        for i, e in enumerate(order)])
+    _after_change(match, previous_to_move=None)
+    return match
+
+
+# --- acting -------------------------------------------------------------------------------------
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotSeated("There is no such match.") from None
+
+
+def _seat_of(match: Match, user) -> Seat:
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(match=match, user=user).first()
+    if seat is None:
+        raise NotSeated("You do not play in this match.")
+    return seat
+
+
+def _check_version(match: Match, version) -> None:
+    if match.status != Match.Status.ACTIVE:
+        raise MatchOver("This match is over.")
+    if version is None or isinstance(version, bool) or not isinstance(version, int):
+        raise IllegalMove("Send the match version you acted on as an integer ('version').")
+    if version != match.version:
+        raise StaleVersion(
+            f"The match has changed (version {match.version}, you sent {version}). Reload and try again.",
+            version=match.version)
+
+
+def submit_action(match_id: int, user, action, version) -> LogEntry:
+    """A player's move. Raises StaleVersion (409), NotSeated/NotYourTurn (403), IllegalMove (400)."""
+    if not isinstance(action, dict):
+        raise IllegalMove("'action' must be a JSON object.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, version)
+        seat = _seat_of(match, user)
+        if seat.resigned:
+            raise NotYourTurn("You have left this match.")
+        return _apply(match, seat.seat, action)
+
+
+def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION) -> LogEntry:
+    plugin = plugin_for(match)
+    if seat not in match.to_move:
+        raise NotYourTurn("It is not your turn.")
+    try:
+        step = plugin.engine.apply(match.state, seat, action)
+    except IllegalAction as exc:
+        raise IllegalMove(exc.reason, reason_de=exc.reason_de) from None
+    match.state = step.state
+    entry = _append(match, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
+    _refresh(match, plugin)
+    return entry
+
+
+def _append(match: Match, **fields) -> LogEntry:
+    match.version += 1
+    return LogEntry.objects.create(match=match, seq=match.version, **fields)
+
+
+def _refresh(match: Match, plugin: Plugin) -> None:
+    """Recompute to_move/outcome from the snapshot, save, and schedule the pushes."""
+    engine = plugin.engine
+    before = set(match.to_move)
+    match.to_move = engine.to_move(match.state)
+    outcome = engine.outcome(match.state)
+    fields = ["state", "version", "to_move", "updated_at"]
+    seats = list(match.seats.all())
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = _flag_forfeits(_with_resignations(outcome, match, seats), match)
+        match.finished_at = timezone.now()
+        fields += ["status", "outcome", "finished_at"]
+    match.save(update_fields=fields)
+    _sync_seats(match, seats, before)
+    _after_change(match, previous_to_move=sorted(before))
+
+
+def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
+    now = timezone.now()
+    placements = {p["seat"]: p for p in (match.outcome or {}).get("placements", [])}
+    changed = []
+    for s in seats:
+        to_move = s.seat in match.to_move and match.status == Match.Status.ACTIVE
+        place = placements.get(s.seat, {})
+        if to_move != s.to_move or (to_move and s.seat not in before) or place:
+            s.to_move = to_move
+            s.to_move_since = now if to_move else None
+            if place:
+                s.place, s.score = place.get("place"), place.get("score")
+            changed.append(s)
+    if changed:
+        Seat.objects.bulk_update(changed, ["to_move", "to_move_since", "place", "score"])
+
+
+def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
+    """Resigned seats are placed behind everyone who played on (later resigners ahead)."""
+    resigned = [s.seat for s in seats if s.resigned]
+    if not resigned:
+        return outcome
+    order = list(LogEntry.objects.filter(match=match, kind=LogEntry.Kind.RESIGN)
+                 .order_by("seq").values_list("seat", flat=True))
+    placements = outcome.get("placements", [])
+    kept = [p for p in placements if p["seat"] not in resigned]
+    ordered = sorted(kept, key=lambda p: p["place"])
+    result, place, last_key = [], 0, None
+    for i, p in enumerate(ordered):
+        if p["place"] != last_key:
+            place, last_key = i + 1, p["place"]
+        result.append({**p, "place": place})
+    for i, seat in enumerate(reversed(order)):  # the last to resign is placed best of them
+        score = next((p.get("score") for p in placements if p["seat"] == seat), None)
+        result.append({"seat": seat, "place": len(kept) + i + 1, "score": score, "resigned": True})
+    return {**outcome, "placements": result}
+
+
+def _after_change(match: Match, previous_to_move: list[int] | None) -> None:
+    match_id, version, status, to_move = match.pk, match.version, match.status, list(match.to_move)
+    transaction.on_commit(lambda: live.publish(match_id, version))
+    transaction.on_commit(lambda: signals.match_changed.send(
+        sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
+        previous_to_move=previous_to_move))
+    if status == Match.Status.FINISHED:
+        transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
+    if (not _in_bot_loop.get() and match.status == Match.Status.ACTIVE
+            and match.seats.filter(seat__in=match.to_move).exclude(bot="").exists()):
+        from .tasks import play_bots
+
+        transaction.on_commit(lambda: play_bots.delay(match_id))
+
+
+# --- undo and resign -------------------------------------------------------------------------------
+def undo(match_id: int, user, version) -> LogEntry:
+    """Take back one's own last action while it revealed nothing and nobody acted since."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, version)
+        seat = _seat_of(match, user)
+        last = LogEntry.objects.filter(match=match).order_by("-seq").first()
+        if last is None or last.kind != LogEntry.Kind.ACTION or last.undone or last.seat != seat.seat:
+            raise UndoRefused("Only your own last move can be taken back, and only before anyone else acts.")
+        if last.reveals:
+            raise UndoRefused("This move revealed hidden information or used chance; it cannot be taken back.")
+        plugin = plugin_for(match)
+        last.undone = True
+        last.save(update_fields=["undone"])
+        match.state = replay(match)
+        entry = _append(match, kind=LogEntry.Kind.UNDO, seat=seat.seat, undoes=last.seq)
+        _refresh(match, plugin)
+        return entry
+
+
+def resign(match_id: int, user) -> LogEntry:
+    """Leave a match. With one player left it ends; otherwise a bot plays the seat on
+    and the resigned player is placed last."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchOver("This match is over.")
+        seat = _seat_of(match, user)
+        if seat.resigned:
+            raise MatchOver("You have already left this match.")
+        previous = list(match.to_move)
+        seat.resigned = True
+        seat.bot = _default_bot(plugin_for(match))
+        seat.save(update_fields=["resigned", "bot"])
+        entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat.seat,
+                        events=[{"type": "resigned", "seat": seat.seat}])
+        seats = list(match.seats.all())
+        playing = [s for s in seats if not s.resigned]
+        if len(playing) <= 1:
+            placements = [{"seat": s.seat, "place": 1, "score": None} for s in playing]
+            match.status = Match.Status.FINISHED
+            match.outcome = _flag_forfeits(_with_resignations(
+                {"placements": placements, "by_resignation": True}, match, seats), match)
+            match.finished_at = timezone.now()
+            match.to_move = []
+            match.save(update_fields=["status", "outcome", "finished_at", "to_move", "version", "updated_at"])
+            _sync_seats(match, seats, set())
+            _after_change(match, previous_to_move=previous)
+        else:
+            match.save(update_fields=["version", "updated_at"])
+            _after_change(match, previous_to_move=previous)
+        return entry
+
+
+def forfeit(match_id: int, seat: int, reason: str = "timeout", *, keep_place: bool = False) -> LogEntry:
+    """The platform takes a seat from its player (e.g. the clock ran out), without a request.
+
+    keep_place=False: like ``resign`` (placed behind everyone who plays on; with one player
+    left the match ends). keep_place=True: a bot plays the seat on and it keeps the place the
+    bot reaches. Either way the seat's placement carries ``forfeit: reason``."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchOver("This match is over.")
+        seat_row = Seat.objects.filter(match=match, seat=seat).first()
+        if seat_row is None or seat_row.resigned:
+            raise MatchOver("This seat has already left the match.")
+        previous = list(match.to_move)
+        if not keep_place:
+            return _resign_seat(match, seat_row, previous, reason)
+        seat_row.bot = seat_row.bot or _default_bot(plugin_for(match))
+        seat_row.save(update_fields=["bot"])
+        entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat, events=[
+            {"type": "bot_takes_over", "seat": seat, "reason": reason}])
+        match.save(update_fields=["version", "updated_at"])
+        _after_change(match, previous_to_move=previous)
+        return entry
+
+
+def _resign_seat(match: Match, seat: Seat, previous: list[int], reason: str) -> LogEntry:
+    """``resign`` for a seat the platform takes away; its placement is flagged with the reason."""
+    seat.resigned = True
+    seat.bot = _default_bot(plugin_for(match))
+    seat.save(update_fields=["resigned", "bot"])
+    entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat.seat,
+                    events=[{"type": "resigned", "seat": seat.seat, "reason": reason}])
+    seats = list(match.seats.all())
+    playing = [s for s in seats if not s.resigned]
+    if len(playing) <= 1:
+        placements = [{"seat": s.seat, "place": 1, "score": None} for s in playing]
+        match.status = Match.Status.FINISHED
+        match.outcome = _flag_forfeits(_with_resignations(
+            {"placements": placements, "by_resignation": True}, match, seats), match)
+        match.finished_at = timezone.now()
+        match.to_move = []
+        match.save(update_fields=["status", "outcome", "finished_at", "to_move", "version", "updated_at"])
+        _sync_seats(match, seats, set())
+    else:
+        match.save(update_fields=["version", "updated_at"])
+    _after_change(match, previous_to_move=previous)
+    return entry
+
+
+def _flag_forfeits(outcome: dict, match: Match) -> dict:
+    """Placements of seats the platform took away (see ``forfeit``) say so: ``forfeit: reason``."""
+    reasons = {}
+    for events in LogEntry.objects.filter(match=match, kind=LogEntry.Kind.RESIGN).values_list("events", flat=True):
+        for event in events or []:
+            if event.get("reason"):
+                reasons[event["seat"]] = event["reason"]
+    if not reasons:
+        return outcome
+    return {**outcome, "placements": [{**p, "forfeit": reasons[p["seat"]]} if p["seat"] in reasons else p
+                                      for p in outcome.get("placements", [])]}
+
+
+def _default_bot(plugin: Plugin) -> str:
+    bots = plugin.bots()
+    return "heuristic" if "heuristic" in bots else ("random" if "random" in bots else "random-legal")
+
+
+# --- replay and bots ------------------------------------------------------------------------------
+def replay(match: Match, upto: int | None = None) -> dict:
+    """Rebuild the state from the setup record and the log (entries with seq <= upto)."""
+    engine = plugin_for(match).engine
+    state = engine.setup(match.players, match.options, match.seed, match.choices)
+    entries = LogEntry.objects.filter(match=match, kind=LogEntry.Kind.ACTION, undone=False)
+    if upto is not None:
+        entries = entries.filter(seq__lte=upto)
+    for entry in entries.order_by("seq"):
+        state = engine.apply(state, entry.seat, entry.action).state
+    return state
+
+
+def bot_action(plugin: Plugin, name: str, state: dict, seat: int, rng: Rng) -> dict:
+    bot = plugin.bots().get(name)
+    if bot is not None:
+        return bot(state, seat, rng)
+    return rng.choice(plugin.engine.legal_actions(state, seat))  # the generic random-legal bot
+
+
+def play_bots(match_id: int) -> int:
+    """Let bots move while a bot seat is to move. One transaction per move. Returns moves made."""
+    token = _in_bot_loop.set(True)  # this loop moves every bot; don't enqueue more tasks
+    try:
+        return _bot_loop(match_id)
+    finally:
+        _in_bot_loop.reset(token)
+
+
+def _bot_loop(match_id: int) -> int:
+    made = 0
+    while made < BOT_MOVE_LIMIT:
+        with transaction.atomic():
+            match = _locked(match_id)
+            if match.status != Match.Status.ACTIVE:
+                return made
+            bot_seat = (Seat.objects.filter(match=match, seat__in=match.to_move)
+                        .exclude(bot="").order_by("seat").first())
+            if bot_seat is None:
+                return made
+            plugin = plugin_for(match)
+            rng = Rng(match.seed ^ (match.version * 0x9E3779B1) ^ bot_seat.seat)
+            action = bot_action(plugin, bot_seat.bot, match.state, bot_seat.seat, rng)
+            _apply(match, bot_seat.seat, action)
+        made += 1
+    return made

@@ -1,0 +1,52 @@
+import logging
+from datetime import timedelta
+
+from celery import Task, shared_task
+from kombu.exceptions import OperationalError as BrokerUnavailable
+
+logger = logging.getLogger(__name__)
+RESUME_AFTER_S = 60  # a bot to move for this long has lost its task
+RESUME_EVERY_S = 60.0
+
+
+class EnqueuedAfterCommit(Task):
+    """Enqueued from on_commit: the change is already committed, so a broker that is down must
+    not turn the request into a 500. The task is lost for now; ``resume_bots`` finds the match."""
+
+    def apply_async(self, *args, **kwargs):
+        try:
+            return super().apply_async(*args, **kwargs)
+        except BrokerUnavailable:
+            logger.warning("broker unavailable: %s not queued now; resume_bots will pick it up", self.name)
+            return None
+
+
+@shared_task(base=EnqueuedAfterCommit, acks_late=True)
+def play_bots(match_id: int) -> int:
+    """Bots take their turns in ``match_id`` (idempotent: it only moves bots that are to move)."""
+    from .services import play_bots as run
+
+    return run(match_id)
+
+
+@shared_task(acks_late=True)
+def resume_bots(older_than_s: float = RESUME_AFTER_S) -> int:
+    """Periodic (Celery beat): queue ``play_bots`` for active matches where a bot has been to
+    move for a while, e.g. because the broker was down when the task was to be queued."""
+    from django.utils import timezone
+
+    from .models import Match, Seat
+
+    since = timezone.now() - timedelta(seconds=older_than_s)
+    ids = list(Seat.objects.filter(to_move=True, to_move_since__lte=since, match__status=Match.Status.ACTIVE)
+               .exclude(bot="").values_list("match_id", flat=True).distinct()[:1000])
+    for match_id in ids:
+        play_bots.delay(match_id)
+    return len(ids)
+
+
+def register_schedule() -> None:
+    from config.celery import app
+
+    app.conf.beat_schedule.update({"matches-resume-bots": {
+        "task": "matches.tasks.resume_bots", "schedule": RESUME_EVERY_S}})

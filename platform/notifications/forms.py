@@ -1,0 +1,39 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .kinds import EMAIL, KINDS, PUSH
+
+
+class PreferenceForm(forms.Form):
+    """One checkbox per event and channel, the digest and the quiet hours."""
+
+    digest = forms.BooleanField(label=_("Collect e-mails into one daily digest"), required=False)
+    digest_hour = forms.IntegerField(label=_("Hour of the digest (your time)"), min_value=0, max_value=23)
+    quiet_start = forms.TimeField(label=_("Quiet hours from"), required=False,
+                                  widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    quiet_end = forms.TimeField(label=_("Quiet hours until"), required=False,
+                                widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for kind, (label, _default) in KINDS.items():
+            for channel in (EMAIL, PUSH):
+                self.fields[f"{channel}__{kind}"] = forms.BooleanField(label=label, required=False)
+
+    def rows(self):
+        return [{"label": label, "email": self[f"{EMAIL}__{kind}"], "push": self[f"{PUSH}__{kind}"]}
+                for kind, (label, _default) in KINDS.items()]
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
+            raise forms.ValidationError(_("Quiet hours need a start and an end."))
+        return data
+
+    def channels(self) -> dict:
+        return {kind: [c for c in (EMAIL, PUSH) if self.cleaned_data.get(f"{c}__{kind}")] for kind in KINDS}
+
+
+class VacationForm(forms.Form):
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=366, initial=7)

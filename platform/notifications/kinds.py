@@ -1,0 +1,63 @@
+"""The events users are told about, their default channels and their texts in de/en."""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+EMAIL, PUSH = "email", "push"
+KINDS = {  # kind: (label, default channels)
+    "your_turn": (_("It is your turn"), [EMAIL, PUSH]),
+    "reminder": (_("Reminder: your time is running out"), [EMAIL, PUSH]),
+    "timeout": (_("Time ran out in a game"), [EMAIL, PUSH]),
+    "vacation_auto": (_("A vacation day was used automatically"), [EMAIL]),
+    "invitation_joined": (_("Someone joined your invitation"), [EMAIL]),
+    "match_started": (_("A game has started"), [EMAIL, PUSH]),
+    "match_finished": (_("A game has ended"), [EMAIL]),
+    "tournament_paired": (_("A tournament round is paired"), [EMAIL, PUSH]),
+}
+
+
+def game_name(data: dict, lang: str) -> str:
+    return data.get("game_name_de" if lang == "de" else "game_name_en") or data.get("game", "")
+
+
+def text(kind: str, data: dict, lang: str) -> str:
+    """One line: the centre's entry, the push body, the mail's headline."""
+    de = lang == "de"
+    game = f"{game_name(data, lang)} #{data['match']}" if data.get("match") else game_name(data, lang)
+    opponents = ", ".join(data.get("opponents", []))
+    if kind == "your_turn":
+        if de:
+            return f"Du bist am Zug: {game}" + (f" gegen {opponents}" if opponents else "") + "."
+        return f"Your turn in {game}" + (f" against {opponents}" if opponents else "") + "."
+    if kind == "reminder":
+        hours = data.get("hours_left", 0)
+        return (f"Erinnerung: In {game} bleiben dir noch etwa {hours} Stunden für deinen Zug." if de else
+                f"Reminder: about {hours} hours left for your move in {game}.")
+    if kind == "timeout":
+        bot = data.get("policy") == "bot"
+        who = data.get("player", "?")
+        if de:
+            return f"{game}: Die Zeit von {who} ist abgelaufen – " + ("ein Bot spielt weiter." if bot else "scheidet aus.")
+        return f"{game}: {who} ran out of time; " + ("a bot plays on." if bot else "they forfeit.")
+    if kind == "vacation_auto":
+        return (f"{game}: Deine Zeit war abgelaufen; ein Urlaubstag wurde genommen, die Uhr steht bis {data.get('until_text', '')}."
+                if de else f"{game}: your time had run out, so a vacation day was used; the clock stands still until "
+                f"{data.get('until_text', '')}.")
+    if kind == "invitation_joined":
+        return (f"{data.get('player')} ist deiner Einladung zu {game} beigetreten ({data.get('seats')})." if de else
+                f"{data.get('player')} joined your invitation to {game} ({data.get('seats')}).")
+    if kind == "match_started":
+        return (f"{game} hat begonnen" + (f" – gegen {opponents}" if opponents else "") + "." if de else
+                f"{game} has started" + (f" – against {opponents}" if opponents else "") + ".")
+    if kind == "match_finished":
+        place = data.get("place")
+        if de:
+            return f"{game} ist zu Ende" + (f" – du bist {place}." if place else ".")
+        return f"{game} is over" + (f" – you placed {place}." if place else ".")
+    if kind == "tournament_paired":
+        name = data.get("tournament", "")
+        rnd = data.get("round", "")
+        return (f"Turnier {name}: Runde {rnd} ist ausgelost" + (f", du spielst {game}" if data.get('match') else "") + "."
+                if de else f"Tournament {name}: round {rnd} is paired" + (f"; you play {game}" if data.get('match') else "")
+                + ".")
+    return data.get("text") or kind

@@ -1,0 +1,166 @@
+"""E-mails of notifications and digests: built in the user's language, sent once.
+
+``send_delivery`` and ``send_digest`` take the row lock, check the row is still unsent, hand
+the message to the SMTP server and commit "sent" before the final "." (see smtp.py).
+"""
+from __future__ import annotations
+
+import email.policy
+import logging
+from email.utils import make_msgid
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from . import conf, smtp
+from .kinds import KINDS, game_name, text
+from .models import Delivery, Digest
+from .services import local_time_text, unsubscribe_token, user_lang
+
+logger = logging.getLogger(__name__)
+
+
+class TemporaryFailure(Exception):
+    """Try again later (server down, 4xx)."""
+
+
+def _unsubscribe_url(user_id: int, kind: str) -> str:
+    return conf.site_url() + reverse("notifications:unsubscribe", args=[unsubscribe_token(user_id, kind)])
+
+
+def _message(user, subject: str, template: str, context: dict, kind: str, key: str) -> EmailMultiAlternatives:
+    lang = user_lang(user)
+    unsubscribe = _unsubscribe_url(user.id, kind)
+    context = {**context, "user": user, "unsubscribe_url": unsubscribe, "site_url": conf.site_url(),
+               "unsubscribe_all_url": _unsubscribe_url(user.id, "all"),
+               "settings_url": conf.site_url() + reverse("notifications:settings")}
+    with translation.override(lang):
+        body = render_to_string(f"notifications/mail/{template}.{lang}.txt", context)
+        html = render_to_string(f"notifications/mail/{template}.{lang}.html", context)
+    domain = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip(">") or "localhost"
+    msg = EmailMultiAlternatives(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email], headers={
+        "List-Unsubscribe": f"<{unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",  # RFC 8058: one click in the mail client
+        "Message-ID": make_msgid(idstring=key.replace(":", ".")[:60], domain=domain),
+        "X-Spieltisch-Key": key,
+    })
+    msg.attach_alternative(html, "text/html")
+    return msg
+
+
+def delivery_message(delivery: Delivery) -> EmailMultiAlternatives:
+    n = delivery.notification
+    user = n.user
+    lang = user_lang(user)
+    data = dict(n.data)
+    if data.get("until"):
+        from datetime import datetime
+
+        data["until_text"] = local_time_text(datetime.fromisoformat(data["until"]), user)
+    line = text(n.kind, data, lang)
+    url = conf.site_url() + data.get("url", reverse("notifications:centre"))
+    subject = f"Spieltisch: {line}"
+    if len(subject) > 110:
+        subject = subject[:107] + "…"
+    context = {"line": line, "url": url, "kind": n.kind, "game": game_name(data, lang),
+               "opponents": data.get("opponents", []), "data": data,
+               "kind_label": KINDS.get(n.kind, (n.kind,))[0]}
+    return _message(user, subject, "message", context, n.kind, f"n{n.pk}.{delivery.channel}")
+
+
+def send(msg: EmailMultiAlternatives, mark_sent):
+    """Send ``msg``; ``mark_sent()`` runs in the caller's transaction before the final "."
+    (SMTP; the caller commits, then calls ``finish``) or after the backend sent it (console,
+    locmem). Returns the pending SMTP transaction or None."""
+    if not smtp.uses_smtp():
+        msg.send()
+        mark_sent()
+        return None
+    raw = msg.message(policy=email.policy.SMTP).as_bytes()
+    try:
+        pending = smtp.begin(msg.from_email, msg.recipients(), raw)
+    except Exception as exc:
+        raise TemporaryFailure(str(exc)[:300]) from exc
+    try:
+        mark_sent()
+    except BaseException:
+        pending.abort()
+        raise
+    return pending
+
+
+def finish(pending, on_refused) -> None:
+    """The final "." after the commit. Refused: ``on_refused()`` reopens the row, retry."""
+    if pending is None:
+        return
+    try:
+        pending.finish()
+    except smtp.smtplib.SMTPResponseException as exc:
+        on_refused()
+        raise TemporaryFailure(str(exc)[:300]) from exc
+    except OSError:
+        # The "." went out but no answer came: the server most likely has the mail; sending
+        # it again could duplicate it, so it stays "sent".
+        logger.warning("no answer to the end of a mail; counted as sent", exc_info=True)
+
+
+def send_delivery(delivery_id: int) -> str:
+    with transaction.atomic():
+        delivery = (Delivery.objects.select_for_update(of=("self",))
+                    .select_related("notification__user__profile").filter(pk=delivery_id).first())
+        if delivery is None or delivery.status != Delivery.Status.PENDING:
+            return "skipped"  # sent already (a redelivered or re-enqueued task)
+
+        def mark_sent():
+            delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
+            delivery.attempts += 1
+            delivery.save(update_fields=["status", "sent_at", "attempts"])
+
+        pending = send(delivery_message(delivery), mark_sent)
+    finish(pending, lambda: Delivery.objects.filter(pk=delivery_id).update(status=Delivery.Status.PENDING,
+                                                                          sent_at=None))
+    return "sent"
+
+
+def digest_message(digest: Digest, deliveries: list[Delivery]) -> EmailMultiAlternatives:
+    user = digest.user
+    lang = user_lang(user)
+    lines = [{"text": text(d.notification.kind, d.notification.data, lang),
+              "url": conf.site_url() + d.notification.data.get("url", "/notifications/")} for d in deliveries]
+    subject = (f"Spieltisch: {len(lines)} Neuigkeiten" if lang == "de" else f"Spieltisch: {len(lines)} updates")
+    return _message(user, subject, "digest", {"lines": lines, "day": digest.day}, "all", f"digest{digest.pk}")
+
+
+def send_digest(digest_id: int) -> str:
+    with transaction.atomic():
+        digest = (Digest.objects.select_for_update(of=("self",)).select_related("user__profile")
+                  .filter(pk=digest_id).first())
+        if digest is None or digest.status != Digest.Status.PENDING:
+            return "skipped"
+        deliveries = list(Delivery.objects.select_for_update(of=("self",)).filter(
+            notification__user=digest.user, status=Delivery.Status.DIGEST)
+            .select_related("notification").order_by("created_at"))
+        if not deliveries:
+            digest.status = Digest.Status.SENT
+            digest.save(update_fields=["status"])
+            return "empty"
+
+        def mark_sent():
+            now = timezone.now()
+            digest.status, digest.sent_at = Digest.Status.SENT, now
+            digest.save(update_fields=["status", "sent_at"])
+            Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).update(
+                status=Delivery.Status.SENT, sent_at=now, digest=digest)
+
+        pending = send(digest_message(digest, deliveries), mark_sent)
+
+    def refused():
+        Digest.objects.filter(pk=digest_id).update(status=Digest.Status.PENDING, sent_at=None)
+        Delivery.objects.filter(digest_id=digest_id).update(status=Delivery.Status.DIGEST, sent_at=None, digest=None)
+
+    finish(pending, refused)
+    return "sent"

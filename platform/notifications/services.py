@@ -1,0 +1,232 @@
+"""notify(): the one entry point other apps call. It records the notification (the centre),
+creates one Delivery per channel the user wants, and after commit enqueues the sends and
+pushes the unread count over the websocket.
+
+    from notifications.services import notify
+    notify(user, "tournament_paired", {"tournament": "Herbst", "round": 2, **match_context(match_id, user.id)},
+           key=f"paired:{tournament_id}:{round}", match_id=match_id)
+"""
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from . import conf
+from .kinds import EMAIL, KINDS, PUSH, text
+from .models import Delivery, Digest, Notification, Preference, PushSubscription
+
+logger = logging.getLogger(__name__)
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+
+# --- context helpers ---------------------------------------------------------------------------------
+def match_context(match_id: int, user_id: int | None) -> dict:
+    """What a match notification names: the game, the opponents, the link."""
+    from games import registry
+    from matches.models import Match, Seat
+
+    match = Match.objects.only("id", "game").get(pk=match_id)
+    meta = registry.get(match.game).meta
+    opponents = [s.name for s in Seat.objects.filter(match_id=match_id).select_related("user")
+                 if s.user_id != user_id]
+    return {"match": match_id, "game": match.game, "game_name_en": meta.name_en, "game_name_de": meta.name_de,
+            "opponents": opponents, "url": f"/matches/{match_id}/"}
+
+
+def user_lang(user) -> str:
+    profile = getattr(user, "profile", None)
+    return (getattr(profile, "language", None) or "en")[:2]
+
+
+def user_tz(user) -> ZoneInfo:
+    profile = getattr(user, "profile", None)
+    try:
+        return ZoneInfo(getattr(profile, "timezone", None) or "UTC")
+    except Exception:
+        return ZoneInfo("UTC")
+
+
+# --- preferences -------------------------------------------------------------------------------------
+def preferences(user) -> Preference:
+    pref, _ = Preference.objects.get_or_create(user=user)
+    return pref
+
+
+def channels_for(pref: Preference, kind: str) -> list[str]:
+    default = KINDS.get(kind, ("", [EMAIL, PUSH]))[1]
+    return list(pref.channels.get(kind, default))
+
+
+def quiet_until(pref: Preference, tz: ZoneInfo, now: datetime) -> datetime | None:
+    """The end of the quiet hours if ``now`` falls within them (local time), else None."""
+    if pref.quiet_start is None or pref.quiet_end is None or pref.quiet_start == pref.quiet_end:
+        return None
+    local = now.astimezone(tz)
+    t, start, end = local.time(), pref.quiet_start, pref.quiet_end
+    inside = (start <= t < end) if start < end else (t >= start or t < end)
+    if not inside:
+        return None
+    day = local.date() if t < end else local.date() + timedelta(days=1)
+    return datetime.combine(day, end, tz)
+
+
+# --- notify -------------------------------------------------------------------------------------------
+def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = None,
+           now: datetime | None = None) -> Notification | None:
+    """Record and deliver a notification once per (user, key); None if it already exists."""
+    if user is None or not user.is_active:
+        return None
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                notification = Notification.objects.create(user=user, kind=kind, match_id=match_id,
+                                                           data=context, key=key[:200])
+        except IntegrityError:
+            return None
+        pref = Preference.objects.filter(user=user).first() or Preference(user=user)  # no row: defaults
+        wanted = channels_for(pref, kind)
+        held = quiet_until(pref, user_tz(user), now)
+        deliveries = []
+        if EMAIL in wanted and user.email:
+            status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
+            deliveries.append(Delivery(notification=notification, channel=EMAIL, status=status, not_before=held))
+        if PUSH in wanted:
+            for sub in PushSubscription.objects.filter(user=user):
+                deliveries.append(Delivery(notification=notification, channel=PUSH, subscription=sub,
+                                           status=Delivery.Status.HELD if held else Delivery.Status.PENDING,
+                                           not_before=held))
+        Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
+        due = [d.pk for d in deliveries if d.status == Delivery.Status.PENDING]
+        user_id = user.id
+        frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
+                 "kind": kind}
+        transaction.on_commit(lambda: enqueue(due))
+        transaction.on_commit(lambda: push_live(user_id, frame))
+    return notification
+
+
+def enqueue(delivery_ids: list[int]) -> None:
+    from .tasks import deliver
+
+    for delivery_id in delivery_ids:
+        try:
+            deliver.delay(delivery_id)
+        except Exception:  # the broker is down: the flush re-enqueues PENDING rows later
+            logger.warning("could not enqueue delivery %s", delivery_id, exc_info=True)
+
+
+def push_live(user_id: int, extra: dict | None = None) -> None:
+    """The unread count (and the newest line: ``extra``) to every open page of the user."""
+    from channels.layers import get_channel_layer
+    from matches.live import user_group
+
+    from .livesend import group_send
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    frame = {"type": "notification", "unread": unread_count(user_id), **(extra or {})}
+    try:
+        group_send(layer, user_group(user_id), {"type": "match.frame", "text": json.dumps(frame)})
+    except Exception:  # best effort: the page shows the count on its next load
+        logger.warning("live notification to user %s failed", user_id, exc_info=True)
+
+
+# --- the centre ----------------------------------------------------------------------------------------
+def unread_count(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -> int:
+    qs = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    changed = qs.update(read_at=now or timezone.now())
+    if changed:
+        transaction.on_commit(lambda: push_live(user.id))
+    return changed
+
+
+def mark_match_read(user, match_id: int) -> None:
+    """Opening a match reads its notifications."""
+    if Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True).exists():
+        mark_read(user, list(Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True)
+                             .values_list("pk", flat=True)))
+
+
+# --- unsubscribe ---------------------------------------------------------------------------------------
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    return data.get("u"), data.get("k")
+
+
+def unsubscribe(user, kind: str) -> None:
+    """No more e-mails of this kind ("all": no e-mails at all)."""
+    pref = preferences(user)
+    kinds = list(KINDS) if kind == "all" else [kind]
+    channels = dict(pref.channels)
+    for k in kinds:
+        channels[k] = [c for c in channels_for(pref, k) if c != EMAIL]
+    pref.channels = channels
+    pref.save(update_fields=["channels"])
+
+
+# --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
+def flush(now: datetime | None = None, limit: int = 2000) -> int:
+    """Release held deliveries whose quiet hours are over; re-enqueue PENDING ones whose task
+    was lost (broker restarted, enqueue failed). Sending twice is impossible (see tasks.deliver)."""
+    now = now or timezone.now()
+    released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
+                    .values_list("pk", flat=True)[:limit])
+    if released:
+        Delivery.objects.filter(pk__in=released, status=Delivery.Status.HELD).update(status=Delivery.Status.PENDING)
+    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
+                                         created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
+                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", flat=True)[:limit])
+    ids = sorted(set(released) | set(stuck))
+    enqueue(ids)
+    return len(ids)
+
+
+def digests_due(now: datetime | None = None) -> int:
+    """Send today's digest to users whose digest hour has come (in their time zone)."""
+    from .tasks import send_digest
+
+    now = now or timezone.now()
+    user_ids = set(Delivery.objects.filter(status=Delivery.Status.DIGEST)
+                   .values_list("notification__user_id", flat=True).distinct())
+    started = 0
+    for pref in Preference.objects.filter(user_id__in=user_ids).select_related("user__profile"):
+        local = now.astimezone(user_tz(pref.user))
+        if local.hour < pref.digest_hour or pref.last_digest_on == local.date():
+            continue
+        if quiet_until(pref, user_tz(pref.user), now):
+            continue
+        with transaction.atomic():
+            digest, created = Digest.objects.get_or_create(user=pref.user, day=local.date())
+            Preference.objects.filter(pk=pref.pk).update(last_digest_on=local.date())
+            if digest.status == Digest.Status.PENDING:
+                digest_id = digest.pk
+                transaction.on_commit(lambda: send_digest.delay(digest_id))
+                started += 1
+    return started
+
+
+def local_time_text(dt: datetime, user) -> str:
+    return dt.astimezone(user_tz(user)).strftime("%d.%m.%Y %H:%M")
+

@@ -1,0 +1,63 @@
+"""Celery tasks of notifications. They take ids, run on the ``notifications`` queue, are
+acknowledged late (a killed worker's task is delivered again) and are idempotent: the
+Delivery/Digest row says whether the send already happened."""
+from celery import shared_task
+
+from . import conf
+
+
+def _backoff(retries: int) -> int:
+    return min(600, 10 * 2 ** retries)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             max_retries=conf.MAX_ATTEMPTS)
+def deliver(self, delivery_id: int) -> str:
+    from . import mail, push
+    from .models import Delivery
+
+    channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
+    if channel is None:
+        return "missing"
+    sender = mail if channel == Delivery.Channel.EMAIL else push
+    try:
+        return sender.send_delivery(delivery_id)
+    except (mail.TemporaryFailure, push.TemporaryFailure) as exc:
+        attempts = self.request.retries + 1
+        Delivery.objects.filter(pk=delivery_id).update(attempts=attempts, error=str(exc)[:300])
+        if self.request.is_eager:
+            return "later"  # in-process (embedded default): the periodic flush tries again
+        if attempts > conf.MAX_ATTEMPTS:
+            Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+                status=Delivery.Status.FAILED)
+            return "failed"
+        raise self.retry(countdown=_backoff(self.request.retries), exc=exc)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             max_retries=conf.MAX_ATTEMPTS)
+def send_digest(self, digest_id: int) -> str:
+    from . import mail
+
+    try:
+        return mail.send_digest(digest_id)
+    except mail.TemporaryFailure as exc:
+        if self.request.is_eager:
+            return "later"
+        raise self.retry(countdown=_backoff(self.request.retries), exc=exc)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def flush() -> int:
+    """Quiet hours over, lost tasks: re-enqueue (beat, every minute)."""
+    from .services import flush as run
+
+    return run()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def digests() -> int:
+    """Daily digests whose hour has come (beat, every 10 minutes)."""
+    from .services import digests_due
+
+    return digests_due()

@@ -1,0 +1,33 @@
+"""GET /api/rankings/{game}/ → [{rank, user: {id, username}, rating, games}] (spec platform.md)."""
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import registry
+
+from . import queries
+
+
+class GameRanking(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A game's ranking, best first")
+    def get(self, request, game: str):
+        if game not in registry.plugins():
+            raise NotFound(f"There is no game called '{game}'.")
+        return Response([{"rank": r["rank"], "user": {"id": r["user"].id, "username": r["user"].username},
+                          "rating": r["rating"], "games": r["games"], "provisional": r["provisional"]}
+                         for r in queries.ranking(game)])
+
+
+class OverallRanking(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The ranking over all games, best first")
+    def get(self, request):
+        return Response([{"rank": r["rank"], "user": {"id": r["user_id"], "username": r["username"]},
+                          "rating": r["rating"], "games": r["games"], "provisional": r["provisional"]}
+                         for r in queries.overall()])

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ReplaysConfig(AppConfig):
+    name = "replays"
+    verbose_name = "Replays"

@@ -1,0 +1,14 @@
+"""Settings of the tournaments app (read here, not in config/settings.py)."""
+import os
+
+from django.conf import settings
+
+
+def _int(name: str, default: int) -> int:
+    return int(getattr(settings, name, os.environ.get(name, default)))
+
+
+# How often Celery beat looks for rounds past their deadline (and reminders to send).
+CHECK_MINUTES = _int("TOURNAMENT_CHECK_MINUTES", 15)
+# Players with an unfinished match are reminded this many hours before the round's deadline.
+REMINDER_HOURS = _int("TOURNAMENT_REMINDER_HOURS", 24)

@@ -1,0 +1,90 @@
+"""From rows to the pure logic's records: the rounds of a stage, the scheme, who dropped.
+
+Everything the logic computes (standings, the next pairing, the cut) is a function of what
+this module returns, so pages, API and services all see the same numbers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import logic
+from .models import Entrant, Round, Tournament
+
+
+def scheme_name(t: Tournament) -> str:
+    # A league with placement scoring uses the league table: Der Orden's rank reached when a
+    # result carries ranks, else placement points (the scheme falls back to them).
+    if t.is_league and t.scoring == Tournament.Scoring.PLACEMENT:
+        return "der_orden_league"
+    return t.scoring
+
+
+def bye_policy(t: Tournament) -> str:
+    return logic.RANDOM_LOWEST_GROUP if t.tiebreakers == Tournament.Tiebreakers.MITTELERDE else logic.LOWEST_RANKED
+
+
+def logic_match(table) -> logic.Match:
+    res = table.result
+    if not res:
+        return logic.Match(tuple(table.users), None, table=table.table, number=table.number)
+    ranks = res.get("ranks")
+    return logic.Match(tuple(table.users), tuple(res["placements"]), res.get("kind", "win"),
+                       {int(k): v for k, v in ranks.items()} if ranks else None, table.table, table.number)
+
+
+def logic_round(rnd: Round) -> logic.Round:
+    return logic.Round(rnd.stage_round, tuple(logic_match(tb) for tb in rnd.tables.all()),
+                       tuple(rnd.byes), tuple(rnd.unpaired_losses), rnd.stage)
+
+
+@dataclass
+class Field:
+    """A tournament's data as the logic wants it (two queries: entrants, rounds+tables)."""
+
+    tournament: Tournament
+    entrants: list[Entrant]
+    rounds: list[Round]  # every round, tables prefetched
+
+    @property
+    def players(self) -> list[int]:
+        return [e.user_id for e in self.entrants]
+
+    @property
+    def dropped(self) -> set[int]:
+        return {e.user_id for e in self.entrants if e.status == Entrant.Status.DROPPED}
+
+    @property
+    def disqualified(self) -> set[int]:
+        return {e.user_id for e in self.entrants if e.status == Entrant.Status.DISQUALIFIED}
+
+    @property
+    def active(self) -> list[int]:
+        return [e.user_id for e in self.entrants if e.status == Entrant.Status.ACTIVE]
+
+    def stage_rounds(self, stage: str) -> list[logic.Round]:
+        return [logic_round(r) for r in self.rounds if r.stage == stage]
+
+    def standings(self, stage: str = logic.SWISS) -> list[logic.StandingRow]:
+        t = self.tournament
+        return logic.standings(self.players, self.stage_rounds(stage), scheme=scheme_name(t),
+                               tiebreakers=t.tiebreakers, dropped=self.dropped,
+                               disqualified=self.disqualified, seed=t.seed)
+
+    @property
+    def open_round(self) -> Round | None:
+        return next((r for r in self.rounds if not r.closed), None)
+
+    @property
+    def last_round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+
+def load(t: Tournament) -> Field:
+    entrants = list(Entrant.objects.filter(tournament=t).select_related("user"))
+    rounds = list(Round.objects.filter(tournament=t).prefetch_related("tables").order_by("number"))
+    return Field(t, entrants, rounds)
+
+
+def knockout_round(rnd: Round) -> logic.KnockoutRound:
+    return logic.KnockoutRound(rnd.stage_round, tuple(logic.Slot(s["match"], tuple(s["users"]))
+                                                      for s in rnd.bracket or ()))

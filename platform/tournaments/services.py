@@ -1,0 +1,469 @@
+"""Business rules of tournaments and leagues: create, sign up, start, drop, re-join,
+disqualify, officials, results, sanctions, deadlines. Pages, API, Celery tasks and the
+management command all call these functions; each runs in one transaction that locks the
+tournament row first (``locked``), so concurrent finishes cannot pair a round twice.
+
+Every refusal raises a ``TournamentError`` carrying its HTTP status (errors.py).
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games import registry
+from games.base import BadOptions
+from matches import services as match_services
+from matches.errors import MatchError
+from matches.models import Match
+
+from . import conf, logic, matchstop, notify, rounds
+from .errors import Conflict, Forbidden, Invalid, NotFound
+from .models import Entrant, Official, Round, Sanction, Table, Tournament
+from .roles import is_official, may_disqualify
+
+FORMATS = {c.value for c in Tournament.Format}
+STRUCTURES = {c.value for c in Tournament.Structure}
+SCORINGS = {c.value for c in Tournament.Scoring}
+TIEBREAKERS = {c.value for c in Tournament.Tiebreakers}
+LEVELS = {c.value for c in Tournament.Level}
+
+
+def _game_name(meta) -> str:
+    return meta.name_de if (translation.get_language() or "en").startswith("de") else meta.name_en
+
+
+def _now(now):
+    return now or timezone.now()
+
+
+def locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound(_("There is no such tournament.")) from None
+
+
+def _pk(t) -> int:
+    return t.pk if isinstance(t, Tournament) else int(t)
+
+
+def _plugin(slug: str):
+    try:
+        return registry.get(slug)
+    except KeyError:
+        raise Invalid(_("There is no game %(slug)r.") % {"slug": slug}) from None
+
+
+# --- create -------------------------------------------------------------------------------------
+def create_tournament(organizer, *, game: str, name: str, format: str = "swiss", structure: str = "basis",
+                      rounds: int | None = None, cut: int | None = None, scoring: str | None = None,
+                      tiebreakers: str = "eiserner_thron", players_per_match: int = 2, round_days: int = 7,
+                      level: str = "casual", signup_deadline=None, season_end=None, rated: bool = True,
+                      options: dict | None = None) -> Tournament:
+    plugin = _plugin(game)
+    name = (name or "").strip()
+    if not name:
+        raise Invalid(_("Give the tournament a name."))
+    for value, allowed, what in ((format, FORMATS, "format"), (structure, STRUCTURES, "structure"),
+                                 (tiebreakers, TIEBREAKERS, "tiebreakers"), (level, LEVELS, "level")):
+        if value not in allowed:
+            raise Invalid(_("Unknown %(what)s %(value)r; use one of: %(allowed)s.") % {
+                "what": what, "value": value, "allowed": ", ".join(sorted(allowed))})
+    meta = plugin.meta
+    if not isinstance(players_per_match, int) or not meta.min_players <= players_per_match <= meta.max_players:
+        raise Invalid(_("%(game)s is played by %(min)s to %(max)s players per match.") % {
+            "game": _game_name(meta), "min": meta.min_players, "max": meta.max_players})
+    if players_per_match > 4:
+        raise Invalid(_("Tournament tables seat at most 4 players."))
+    if format == "knockout" and players_per_match != 2:
+        raise Invalid(_("A knockout is played two players per match."))
+    if scoring is None:
+        scoring = "placement" if players_per_match > 2 or format == "league" else "eiserner_thron"
+    if scoring not in SCORINGS:
+        raise Invalid(_("Unknown scoring %(value)r; use one of: %(allowed)s.") % {
+            "value": scoring, "allowed": ", ".join(sorted(SCORINGS))})
+    if players_per_match > 2 and scoring != "placement":
+        raise Invalid(_("Matches of more than two players are scored by placement."))
+    if structure == "custom" and format != "knockout" and format != "league":
+        if not isinstance(rounds, int) or not 1 <= rounds <= 30:
+            raise Invalid(_("A custom structure needs a number of Swiss rounds (1–30)."))
+    if cut is not None and (not isinstance(cut, int) or cut < 2 or cut > 64):
+        raise Invalid(_("The cut must be between 2 and 64 players."))
+    if not isinstance(round_days, int) or not 1 <= round_days <= 60:
+        raise Invalid(_("Days per round must be between 1 and 60."))
+    if format == "league" and season_end is None:
+        raise Invalid(_("A league needs a season end date."))
+    try:
+        options = meta.clean_options(options)
+    except BadOptions as exc:
+        raise Invalid(str(exc)) from None
+    return Tournament.objects.create(
+        name=name[:120], game=game, format=format, structure=structure, rounds=rounds, cut=cut, scoring=scoring,
+        tiebreakers=tiebreakers, players_per_match=players_per_match, round_days=round_days, level=level,
+        signup_deadline=signup_deadline, season_end=season_end, rated=rated, options=options,
+        organizer=organizer, seed=secrets.randbits(63))
+
+
+# --- officials and entrants ------------------------------------------------------------------------
+def add_official(t, by, user, role: str = Official.Role.JUDGE) -> Official:
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if by.id != t.organizer_id:
+            raise Forbidden(_("Only the organizer appoints judges."))
+        if role not in Official.Role.values:
+            raise Invalid(_("Unknown role %(role)r; use head_judge or judge.") % {"role": role})
+        if user.id == t.organizer_id:
+            raise Conflict(_("The organizer is already an official."))
+        if not t.officials_may_play and Entrant.objects.filter(tournament=t, user=user).exists():
+            raise Conflict(_("In a formal or premium event officials may not play; this user is registered."))
+        official, _created = Official.objects.update_or_create(tournament=t, user=user, defaults={"role": role})
+        return official
+
+
+def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> Entrant:
+    """Sign up. For a deck game the deck (the game's seat choice ``deck``) is required and
+    locked for the whole tournament."""
+    now = _now(now)
+    with transaction.atomic():
+        t = locked(_pk(t))
+        _check_open_for_signup(t, now)
+        if not t.officials_may_play and (user.id == t.organizer_id
+                                         or Official.objects.filter(tournament=t, user=user).exists()):
+            raise Forbidden(_("In a formal or premium event the organizer and judges may not play."))
+        existing = Entrant.objects.filter(tournament=t, user=user).first()
+        if existing is not None:
+            if existing.status == Entrant.Status.ACTIVE:
+                raise Conflict(_("You are already registered."))
+            raise Conflict(_("You have left this tournament; re-join instead.") if existing.status == "dropped"
+                           else _("You are disqualified from this tournament."))
+        entrant = Entrant.objects.create(tournament=t, user=user, choices=clean_choices(t, user, choices, deck))
+    return entrant
+
+
+def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
+    plugin = _plugin(t.game)
+    declared = {c.key for c in plugin.meta.seat_choices}
+    raw = dict(choices or {})
+    if not isinstance(choices or {}, dict):
+        raise Invalid(_("'choices' must be an object."))
+    if deck not in (None, ""):
+        if "deck" not in declared:
+            raise Invalid(_("%(game)s is not played with decks; send no deck.") % {"game": _game_name(plugin.meta)})
+        raw["deck"] = deck
+    elif "deck" in declared and "deck" not in raw:
+        raise Invalid(_("Register the deck you will play with ('deck'); it is locked for the whole tournament."))
+    try:
+        return plugin.clean_choices(raw, user.id if user else None)
+    except BadOptions as exc:
+        raise Invalid(str(exc)) from None
+
+
+def _check_open_for_signup(t: Tournament, now) -> None:
+    if t.is_league:
+        if t.status == Tournament.Status.FINISHED or (t.season_end and now >= t.season_end):
+            raise Conflict(_("The league's season is over."))
+        return
+    if t.status != Tournament.Status.REGISTRATION:
+        raise Conflict(_("Sign-up is closed: the tournament has started."))
+    if t.signup_deadline and now >= t.signup_deadline:
+        raise Conflict(_("The sign-up deadline has passed."))
+
+
+def add_bot(t, by, bot: str | None = None) -> Entrant:
+    """The organizer adds a bot entrant (it plays its matches itself). Bots get a user
+    account of their own so that standings and pairings stay lists of user ids."""
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if by.id != t.organizer_id:
+            raise Forbidden(_("Only the organizer adds bots."))
+        if t.status != Tournament.Status.REGISTRATION and not t.is_league:
+            raise Conflict(_("Bots can be added only before the start."))
+        plugin = _plugin(t.game)
+        bots = plugin.bots()
+        bot = bot or ("heuristic" if "heuristic" in bots else next(iter(bots), "random-legal"))
+        if bots and bot not in bots:
+            raise Invalid(_("Unknown bot %(bot)r; use one of: %(allowed)s.") % {"bot": bot, "allowed": ", ".join(bots)})
+        n = Entrant.objects.filter(tournament=t).exclude(bot="").count() + 1
+        User = get_user_model()
+        user = User(username=f"bot{n}-t{t.pk}")
+        user.set_unusable_password()
+        user.save()
+        return Entrant.objects.create(tournament=t, user=user, bot=bot, choices=plugin.clean_choices({}, None))
+
+
+# --- start, rounds ------------------------------------------------------------------------------
+def start(t, by, now=None) -> Round | None:
+    now = _now(now)
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if by.id != t.organizer_id:
+            raise Forbidden(_("Only the organizer starts the tournament."))
+        if t.status != Tournament.Status.REGISTRATION:
+            raise Conflict(_("The tournament has already started."))
+        n = Entrant.objects.filter(tournament=t, status=Entrant.Status.ACTIVE).count()
+        if n < 2:
+            raise Conflict(_("At least two players must be registered."))
+        if t.format == Tournament.Format.SWISS or t.format == Tournament.Format.SWISS_CUT:
+            try:
+                structure = logic.structure_for(t.structure, n, rounds=t.rounds, cut=None)
+            except ValueError as exc:
+                raise Conflict(_("The structure does not fit %(n)s players: %(reason)s.") % {"n": n, "reason": exc}) from None
+            cut = t.cut if t.cut is not None else structure.cut
+            if t.format == Tournament.Format.SWISS_CUT:
+                if not cut:
+                    raise Conflict(_("The %(structure)s structure has no cut for %(n)s players; set a cut.") % {
+                        "structure": t.structure, "n": n})
+                if cut > n:
+                    raise Conflict(_("A cut to %(cut)s needs at least %(cut)s players.") % {"cut": cut})
+            t.swiss_rounds, t.cut_size = structure.rounds, (cut if t.format == Tournament.Format.SWISS_CUT else None)
+        t.status, t.started_at = Tournament.Status.RUNNING, now
+        t.stage = logic.KNOCKOUT if t.format == Tournament.Format.KNOCKOUT else logic.SWISS
+        t.save(update_fields=["status", "started_at", "stage", "swiss_rounds", "cut_size"])
+        return rounds.pair_next(t, rounds.load(t), now)
+
+
+def next_round(t, by, now=None) -> Round | None:
+    """Organizer: end the open round now (unfinished tables decided as at the deadline) and
+    pair the next one."""
+    now = _now(now)
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if by.id != t.organizer_id:
+            raise Forbidden(_("Only the organizer moves the tournament to the next round."))
+        if t.status != Tournament.Status.RUNNING:
+            raise Conflict(_("The tournament is not running."))
+        return rounds.advance(t, now, force=True)
+
+
+def match_finished(match_id: int, now=None) -> bool:
+    """A platform match ended: record its result if it is a tournament table, and close the
+    round / pair the next one when it was the last. Idempotent."""
+    now = _now(now)
+    tid = Table.objects.filter(match_id=match_id).values_list("round__tournament_id", flat=True).first()
+    if tid is None:
+        return False
+    with transaction.atomic():
+        t = locked(tid)
+        table = Table.objects.select_related("round").get(match_id=match_id)
+        if table.result is not None or table.round.closed:
+            return False
+        rounds.decide(t, table, at_deadline=False)
+        if t.status == Tournament.Status.RUNNING:
+            rounds.advance(t, now)
+        return True
+
+
+def close_due_rounds(now=None) -> int:
+    """Close every open round whose deadline has passed (Celery beat, management command);
+    send reminders before deadlines; end leagues whose season is over. Returns rounds closed."""
+    now = _now(now)
+    closed = 0
+    due = list(Round.objects.filter(closed=False, deadline__lte=now).values_list("tournament_id", "pk"))
+    for tid, rid in due:
+        with transaction.atomic():
+            t = locked(tid)
+            if Round.objects.filter(pk=rid, closed=False).exists() and t.status == Tournament.Status.RUNNING:
+                rounds.advance(t, now, force=True)
+                closed += 1
+    _remind(now)
+    for tid in Tournament.objects.filter(format=Tournament.Format.LEAGUE, status=Tournament.Status.RUNNING,
+                                         season_end__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            t = locked(tid)
+            field = rounds.load(t)
+            if t.status == Tournament.Status.RUNNING and field.open_round is None:
+                rounds.finish(t, field, now)
+    return closed
+
+
+def _remind(now) -> None:
+    soon = now + timedelta(hours=conf.REMINDER_HOURS)
+    for rnd in Round.objects.filter(closed=False, reminded=False, deadline__lte=soon).select_related("tournament"):
+        with transaction.atomic():
+            if not Round.objects.filter(pk=rnd.pk, reminded=False).update(reminded=True):
+                continue  # another worker took it
+            bots = set(Entrant.objects.filter(tournament=rnd.tournament_id).exclude(bot="")
+                       .values_list("user_id", flat=True))
+            waiting = {u for tb in rnd.tables.filter(result__isnull=True) for u in tb.users} - bots
+            context = {"tournament": rnd.tournament.name, "tournament_id": rnd.tournament_id, "round": rnd.number,
+                       "deadline": rnd.deadline.isoformat(), "game": rnd.tournament.game}
+            transaction.on_commit(lambda w=waiting, c=context, k=f"deadline:{rnd.pk}": notify.send(
+                w, "round_deadline", c, key=k))
+
+
+# --- drops, re-joins, disqualification ---------------------------------------------------------------
+def _entrant(t: Tournament, user) -> Entrant:
+    e = Entrant.objects.filter(tournament=t, user=user).first() if user and user.is_authenticated else None
+    if e is None:
+        raise Forbidden(_("You are not registered in this tournament."))
+    return e
+
+
+def _leave_open_match(t: Tournament, user) -> None:
+    """A player who leaves loses the table they are at now (resigning: with two players the
+    opponent wins; with more, a bot plays the seat on and the player is placed last)."""
+    table = (Table.objects.filter(round__tournament=t, round__closed=False, result__isnull=True,
+                                  match__status=Match.Status.ACTIVE).filter(match__seats__user=user).first())
+    if table is None:
+        return
+    try:
+        match_services.resign(table.match_id, user)
+    except MatchError:
+        pass  # already left that match
+
+
+def drop(t, user, now=None) -> Entrant | None:
+    """Leave. Before the start this withdraws the registration (deck included)."""
+    now = _now(now)
+    with transaction.atomic():
+        t = locked(_pk(t))
+        e = _entrant(t, user)
+        if t.status == Tournament.Status.FINISHED:
+            raise Conflict(_("The tournament is over."))
+        if e.status != Entrant.Status.ACTIVE:
+            raise Conflict(_("You have already left this tournament."))
+        if t.status == Tournament.Status.REGISTRATION:
+            e.delete()
+            return None
+        e.status, e.dropped_stage, e.dropped_round = Entrant.Status.DROPPED, t.stage, _last_round_in(t, user)
+        e.save(update_fields=["status", "dropped_stage", "dropped_round"])
+        _leave_open_match(t, user)
+        return e
+
+
+def _last_round_in(t: Tournament, user) -> int:
+    """The last round of the current stage in which ``user`` had a table, bye or loss."""
+    field = rounds.load(t)
+    last = 0
+    for r in field.stage_rounds(t.stage):
+        if (user.id in r.byes or user.id in r.unpaired_losses
+                or any(user.id in m.players for m in r.matches)):
+            last = r.number
+    return last
+
+
+def rejoin(t, user, now=None) -> Entrant:
+    """Come back in the same stage: one unpaired loss for every round missed meanwhile."""
+    with transaction.atomic():
+        t = locked(_pk(t))
+        e = _entrant(t, user)
+        if e.status == Entrant.Status.DISQUALIFIED:
+            raise Forbidden(_("A disqualified player can never re-join."))
+        if e.status == Entrant.Status.ACTIVE:
+            raise Conflict(_("You are still playing in this tournament."))
+        if t.status != Tournament.Status.RUNNING:
+            raise Conflict(_("The tournament is not running."))
+        if t.stage == logic.KNOCKOUT:
+            raise Conflict(_("A knockout cannot be re-entered."))
+        field = rounds.load(t)
+        try:
+            missed = logic.rejoin(user.id, field.stage_rounds(t.stage), dropped_in_stage=e.dropped_stage,
+                                  current_stage=t.stage, since_round=e.dropped_round)
+        except logic.RejoinRefused as exc:
+            raise Conflict(_("Re-joining is not possible: %(reason)s.") % {"reason": exc}) from None
+        for rnd in field.rounds:
+            if rnd.stage == t.stage and rnd.stage_round in missed and user.id not in rnd.unpaired_losses:
+                rnd.unpaired_losses = [*rnd.unpaired_losses, user.id]
+                rnd.save(update_fields=["unpaired_losses"])
+        e.status, e.dropped_stage = Entrant.Status.ACTIVE, ""
+        e.save(update_fields=["status", "dropped_stage"])
+        return e
+
+
+def disqualify(t, by, user, reason: str, now=None) -> Sanction:
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if not may_disqualify(t, by):
+            raise Forbidden(_("Only the organizer or a head judge disqualifies players."))
+        if not reason:
+            raise Invalid(_("Give the reason for the disqualification; it is recorded."))
+        e = Entrant.objects.filter(tournament=t, user=user).first()
+        if e is None:
+            raise Invalid(_("This user does not play in this tournament."))
+        if e.status == Entrant.Status.DISQUALIFIED:
+            raise Conflict(_("This player is already disqualified."))
+        e.status = Entrant.Status.DISQUALIFIED
+        e.save(update_fields=["status"])
+        sanction = Sanction.objects.create(tournament=t, user=user, kind=Sanction.Kind.DISQUALIFICATION,
+                                           reason=reason[:500], applied=True, issued_by=by)
+        if t.status == Tournament.Status.RUNNING:
+            _leave_open_match(t, user)
+        return sanction
+
+
+# --- judges: results and sanctions ------------------------------------------------------------------
+def set_result(t, by, match_id, placements, modified: bool = False, now=None) -> Table:
+    """A judge's (or the organizer's) result for a table of the open round, as if the match had
+    ended so: ``placements`` are the table's user ids, best first. A running match is stopped."""
+    now = _now(now)
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if not is_official(t, by):
+            raise Forbidden(_("Only the organizer and the judges set results."))
+        table = Table.objects.select_related("round").filter(round__tournament=t, match_id=match_id).first()
+        if table is None:
+            raise NotFound(_("This match is not part of this tournament."))
+        if table.round.closed:
+            raise Conflict(_("That round is closed; its results are final."))
+        if (not isinstance(placements, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in placements)
+                or sorted(placements) != sorted(table.users)):
+            raise Invalid(_("'placements' must list the players of this match (%(users)s), best first.") % {
+                "users": table.users})
+        if not isinstance(modified, bool):
+            raise Invalid(_("'modified' must be true or false."))
+        match = matchstop.lock(table.match_id)
+        matchstop.stop(match)
+        table.result = {"placements": placements, "kind": "modified_win" if modified else "win", "source": "judge"}
+        table.decided_by = by
+        table.save(update_fields=["result", "decided_by"])
+        if t.status == Tournament.Status.RUNNING:
+            rounds.advance(t, now)
+        return table
+
+
+SANCTION_KINDS = {c.value for c in Sanction.Kind}
+
+
+def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, now=None) -> Sanction:
+    """Record a sanction with its reason. A game loss sets the table's result (the player
+    last); a disqualification disqualifies; "descend one rank" and other game penalties are
+    recorded as instructions for the players (the engine has no hook to apply them)."""
+    if kind == Sanction.Kind.DISQUALIFICATION:
+        return disqualify(t, by, user, reason, now)
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        t = locked(_pk(t))
+        if not is_official(t, by):
+            raise Forbidden(_("Only the organizer and the judges apply sanctions."))
+        if kind not in SANCTION_KINDS:
+            raise Invalid(_("Unknown sanction %(kind)r; use one of: %(allowed)s.") % {
+                "kind": kind, "allowed": ", ".join(sorted(SANCTION_KINDS))})
+        if not reason:
+            raise Invalid(_("Give the reason for the sanction; it is recorded."))
+        if not Entrant.objects.filter(tournament=t, user=user).exists():
+            raise Invalid(_("This user does not play in this tournament."))
+        table = None
+        if match_id is not None:
+            table = Table.objects.filter(round__tournament=t, match_id=match_id).first()
+            if table is None or user.id not in table.users:
+                raise Invalid(_("That match is not this player's match in this tournament."))
+        elif kind in (Sanction.Kind.GAME_LOSS, Sanction.Kind.DESCEND_RANK):
+            table = (Table.objects.filter(round__tournament=t, round__closed=False)
+                     .filter(match__seats__user=user).first())
+            if table is None:
+                raise Invalid(_("This player has no match in the open round; name the match."))
+        applied = False
+        if kind == Sanction.Kind.GAME_LOSS:
+            others = [u for u in table.users if u != user.id]
+            applied = True
+        record = Sanction.objects.create(tournament=t, user=user, table=table, kind=kind, reason=reason[:500],
+                                         applied=applied, issued_by=by)
+        if kind == Sanction.Kind.GAME_LOSS:
+            set_result(t.pk, by, table.match_id, [*others, user.id], modified=False, now=now)
+        return record

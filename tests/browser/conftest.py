@@ -1,0 +1,86 @@
+"""Browser tests: a real ASGI server (daphne, a separate process) on the test database and
+Debian's chromium driven by Playwright (no browser download: there is no internet here)."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+# Playwright's sync API runs an event loop in the test thread; the tests' own ORM reads are
+# still plain synchronous code. (Not passed on to the server process.)
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live_site(transactional_db, celery_worker):
+    """The site served by daphne on the test database; yields its base URL."""
+    from tests.support.worker import test_database_url
+
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+           "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame", "DJANGO_DEBUG": "0"}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    if connection.vendor == "postgresql":
+        env["DATABASE_URL"] = test_database_url()
+    else:
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    log = open(ROOT / "var" / "test-daphne.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                             "config.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/lobby/", timeout=1)
+            break
+        except Exception:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("daphne did not start; see var/test-daphne.log")
+            time.sleep(0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def playwright():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture
+def browser(playwright):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
+    b = playwright.chromium.launch(executable_path=CHROMIUM,
+                                   args=["--headless", "--no-sandbox", "--disable-background-networking",
+                                         "--disable-gpu", "--disable-component-update", "--no-first-run"])
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def api_request(playwright):
+    return playwright.request

@@ -1,0 +1,59 @@
+"""Test set-up shared by every test: the platform's own test game is registered beside the
+real games, so platform tests do not depend on any one game's rules."""
+import pytest
+
+from games import registry
+from tests.support.minigame import PLUGIN as MINI
+
+registry.plugins()[MINI.meta.slug] = MINI
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, password: str = "pw-Secret-123", **extra):
+        return django_user_model.objects.create_user(username=username, password=password,
+                                                     email=f"{username}@example.org", **extra)
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(request):
+    # Real hashing is deliberately slow; tests create many users. Engine tests also run
+    # without pytest-django (-p no:django), where there are no settings to change.
+    if not request.config.pluginmanager.has_plugin("django"):
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    yield
+
+
+def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):
+    """Polls ``predicate`` until it is truthy (work done by a real Celery worker takes a moment;
+    with eager tasks it is true at once). Fails the test on timeout."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"condition not met within {timeout}s")
+        time.sleep(interval)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker):
+    """On the real-services path: a real Celery worker process on Redis, using the test
+    database. On the embedded default tasks run eagerly and no worker is needed."""
+    from tests.support.worker import start_worker
+
+    proc = start_worker()
+    yield proc
+    if proc is not None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except Exception:
+            proc.kill()

@@ -1,0 +1,195 @@
+"""A small scenario language for Der Orden: set up zones by card name, act, assert.
+
+    sc = Scenario([{"path": "schwert", "rank": "IV", "hand": ["Kraft"], "auslage": ["Mentor Michael"]},
+                   {"path": "hammer"}])
+    sc.play(0, "Kraft")
+    sc.activate(0, "Knappe", 0)
+    assert sc.rank(0) == "V"
+
+Cards are named by their German name; ``"auslage:Kraft"`` names a card in a given zone.
+Every act goes through ``legal_actions`` (the act must be listed) and ``apply``; the state
+is round-tripped through JSON after every step.
+"""
+from __future__ import annotations
+
+import json
+from games.base import IllegalAction
+from games.orden.catalog import cardset
+from games.orden.effects import fresh_turn
+from games.orden.engine import ENGINE
+from games.orden.schema import RANKS
+
+CS = cardset()
+
+
+def no_of(name: str) -> int:
+    return CS.by_name[name][0].no
+
+
+def pfad_for(path: str, plus6=False, plus9=False) -> list:
+    out = []
+    for label in sorted(RANKS, key=RANKS.get):
+        if (label == "VI+" and not plus6) or (label == "IX+" and not plus9):
+            continue
+        cands = [c for c in CS.cards.values() if c.kind == "rank" and c.rank == label and c.path in (None, path)]
+        out.append(min(cands, key=lambda c: c.no).no)
+    return out
+
+
+class Scenario:
+    ZONES = ("deck", "hand", "auslage", "ablage", "aussen")
+
+    def __init__(self, seats, cur=0, seed=7, options=None):
+        ci, own, ps = [], [], []
+        for s, spec in enumerate(seats):
+            pfad = pfad_for(spec.get("path", "schwert"), spec.get("plus6", False), spec.get("plus9", False))
+            rank = spec.get("rank", "0")
+            k = [CS.cards[no].rank for no in pfad].index(rank)
+            pfad = pfad[k:] + pfad[:k]  # ascended k times
+            p = {"pfad": [], "deck": [], "hand": [], "auslage": [], "ablage": [], "aussen": [],
+                 "known": [], "never": spec.get("never_ask", False), "path": spec.get("path", "schwert")}
+            for no in pfad:
+                p["pfad"].append(len(ci))
+                ci.append(no)
+                own.append(s)
+            for z in self.ZONES:
+                for name in spec.get(z, []):
+                    p[z].append(len(ci))
+                    ci.append(no_of(name))
+                    own.append(s)
+            p["deck"].reverse()  # listed top first; the engine draws from the end
+            ps.append(p)
+        opts = ENGINE.meta.clean_options(options or {})
+        self.state = {"n": len(seats), "opts": opts, "rng": seed, "ci": ci, "own": own, "p": ps,
+                      "cur": cur, "start": cur, "round": 1, "rounds_left": opts["rounds"],
+                      "t": fresh_turn(), "phase": "main", "pend": None, "res": None, "trig": [],
+                      "result": None}
+        self.events = []
+        self.steps = []
+        self.plan = {}
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _find(self, seat, ref, zones=("hand", "auslage", "pfad")):
+        if ":" in ref:
+            z, name = ref.split(":", 1)
+            zones = (z,)
+        else:
+            name = ref
+        p = self.state["p"][seat]
+        for z in zones:
+            ids = p[z][:1] if z == "pfad" else p[z]
+            for iid in ids:
+                if CS.cards[self.state["ci"][iid]].name.de == name:
+                    return iid
+        raise AssertionError(f"seat {seat} has no {ref!r} in {zones}")
+
+    def _names(self, ids):
+        return [CS.cards[self.state["ci"][i]].name.de for i in ids]
+
+    def legal(self, seat):
+        return ENGINE.legal_actions(self.state, seat)
+
+    def do(self, seat, action):
+        assert action in self.legal(seat), f"not listed as legal: {action}\nlegal: {self.legal(seat)}"
+        before = json.dumps(self.state, sort_keys=True)
+        step = ENGINE.apply(self.state, seat, action)
+        assert json.dumps(self.state, sort_keys=True) == before, "apply mutated its input"
+        self.state = json.loads(json.dumps(step.state))
+        self.events += json.loads(json.dumps(step.events))
+        self.steps.append(step)
+        return step
+
+    def illegal(self, seat, action):
+        try:
+            ENGINE.apply(self.state, seat, action)
+        except IllegalAction as e:
+            return e
+        raise AssertionError(f"{action} was accepted")
+
+    # -- acts -------------------------------------------------------------------------------
+    def play(self, seat, name):
+        return self.do(seat, {"type": "play", "card": self._find(seat, name, ("hand",))})
+
+    def _pick(self, seat, ref):
+        """A legal pay action for the card named ``ref`` (optionally ``zone:Name``)."""
+        zone, name = ref.split(":", 1) if ":" in ref else (None, ref)
+        p = self.state["p"][seat]
+        for a in self.legal(seat):
+            i = a["card"]
+            z = "hand" if i in p["hand"] else "auslage"
+            if self._names([i])[0] == name and zone in (None, z):
+                return a
+        raise AssertionError(f"{ref!r} cannot pay now; legal: {self.legal(seat)}")
+
+    def _continue(self, seat):
+        """Pay and choose as planned once the rule of ``seat`` is being resolved."""
+        pay, choose = self.plan.get(seat, ([], []))
+        while self.state["res"] is not None and self.state["res"]["seat"] == seat:
+            phase = self.state["phase"]
+            if phase == "pay":
+                assert pay, f"payment not finished; could still pay with {self.legal(seat)}"
+                self.do(seat, self._pick(seat, pay.pop(0)))
+            elif phase == "choose":
+                assert choose, f"a choice is asked: {self.legal(seat)}"
+                self.do(seat, {"type": "choose", "card": no_of(choose.pop(0))})
+            else:
+                break
+        if self.state["res"] is None or self.state["res"]["seat"] != seat:
+            assert not pay or self.state["phase"] == "react", f"cards left over after paying: {pay}"
+            # a single possible pick is taken without asking, so ``choose`` may be left over
+            if self.state["phase"] != "react":
+                self.plan.pop(seat, None)
+
+    def _resume(self):
+        for seat in list(self.plan):
+            if self.state["res"] is not None and self.state["res"]["seat"] == seat:
+                self._continue(seat)
+
+    def activate(self, seat, card, ability=0, pay=None, choose=None):
+        iid = self._find(seat, card)
+        step = self.do(seat, {"type": "activate", "card": iid, "ability": ability})
+        self.plan[seat] = (list(pay or []), list(choose or []))
+        self._continue(seat)
+        return step
+
+    def react(self, seat, card, ability=0, pay=None):
+        iid = self._find(seat, card, ("hand", "auslage", "pfad"))
+        step = self.do(seat, {"type": "react", "card": iid, "ability": ability})
+        self.plan[seat] = (list(pay or []), [])
+        self._continue(seat)
+        self._resume()
+        return step
+
+    def usable(self, seat, card, ability):
+        iid = self._find(seat, card)
+        return {"type": "activate", "card": iid, "ability": ability} in self.legal(seat)
+
+    def decline(self, seat, never_ask=False):
+        step = self.do(seat, {"type": "decline", "never_ask": True} if never_ask else {"type": "decline"})
+        self._resume()
+        return step
+
+    def end_turn(self, seat):
+        return self.do(seat, {"type": "end_turn"})
+
+    def discard(self, seat, name):
+        return self.do(seat, {"type": "discard", "card": self._find(seat, name, ("hand",))})
+
+    # -- asserts ----------------------------------------------------------------------------
+    def rank(self, seat):
+        return ENGINE.view(self.state, seat)["seats"][seat]["rank"]
+
+    def zone(self, seat, zone):
+        return self._names(self.state["p"][seat][zone])
+
+    def hand_size(self, seat):
+        return len(self.state["p"][seat]["hand"])
+
+    def limits(self, seat):
+        return ENGINE.view(self.state, seat)["seats"][seat]["limits"]
+
+    def to_move(self):
+        return ENGINE.to_move(self.state)
+
+    def event_types(self):
+        return [e["type"] for e in self.events]

@@ -1,0 +1,62 @@
+"""The board partial renders with Django's built-in tags only, for every seat and phase,
+and offers a form for every legal action."""
+import html
+import json
+from pathlib import Path
+
+import pytest
+
+from games.orden.bots import BOTS
+from games.orden.engine import ENGINE
+from games.orden.plugin import PLUGIN
+from games.rng import Rng
+
+django = pytest.importorskip("django")
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "games" / "orden" / "templates"
+
+
+def engine():
+    from django.conf import settings
+    if not settings.configured:
+        settings.configure(USE_I18N=False)
+        django.setup()
+    from django.template import Engine
+    return Engine(dirs=[str(TEMPLATES)])
+
+
+def render(st, seat, lang):
+    from django.template import Context
+    view = ENGINE.view(st, seat)
+    legal = ENGINE.legal_actions(st, seat) if seat is not None else []
+    ctx = {"view": view, "seat": seat, "legal": legal, "lang": lang, "act_url": "/act/", "version": 3,
+           "names": ["Ada", "Bert", "Cleo"], "csrf_token": "tok"}
+    ctx.update(PLUGIN.board_context(view, seat, legal, lang))
+    out = engine().get_template(PLUGIN.board_template).render(Context(ctx))
+    return out, legal
+
+
+def test_board_renders_every_legal_action_in_every_phase():
+    st = ENGINE.setup(3, {}, 11, [{"deck": "starter:schwert"}, {"deck": "starter:hammer"}, {"deck": "starter:buch"}])
+    rng = Rng(3)
+    phases = set()
+    for step in range(400):
+        if ENGINE.outcome(st) is not None:
+            break
+        mover = ENGINE.to_move(st)[0]
+        if step % 7 == 0 or st["phase"] != "main":
+            phases.add(st["phase"])
+            for seat in (mover, None):
+                out, legal = render(st, seat, "de" if step % 2 else "en")
+                for a in legal:
+                    assert html.escape(json.dumps(a, separators=(",", ":"))) in out, a
+                assert 'name="version" value="3"' in out or not legal
+        st = ENGINE.apply(st, mover, BOTS["heuristic"](st, mover, rng)).state
+    out, _ = render(st, 0, "de")
+    assert "Vor den Mauern" in out or "Seliger" in out
+    assert {"main", "pay"} <= phases
+
+
+def test_action_from_form_reads_the_action_field():
+    a = PLUGIN.action_from_form({"action": '{"type":"play","card":"12"}', "version": "3"})
+    assert a == {"type": "play", "card": 12}

@@ -1,0 +1,67 @@
+"""Statistics per game from finished matches' summaries, drawn as server-side SVG."""
+import pytest
+
+from gamestats import charts, figures
+from gamestats.models import GameSummary
+from gamestats.summaries import alchemist as alchemist_summary
+from gamestats.summaries import summarize_match
+from tests.ratings.play import play_to_end, start
+
+pytestmark = pytest.mark.django_db
+
+
+def test_alchemist_statistics_from_finished_matches(make_user, client):
+    alice, bob = make_user("alice"), make_user("bob")
+    matches = [play_to_end(start("alchemist", [alice, bob]), seed=s) for s in (1, 2, 3)]
+    for m in matches:
+        assert summarize_match(m.pk) is True
+        assert summarize_match(m.pk) is False  # once per match
+    assert GameSummary.objects.count() == 3
+    # Expected figures straight from the final states.
+    points, decided = {}, 0
+    for m in matches:
+        final = m.state["final"]["seats"]
+        from games.alchemist.rules import COLOURS
+
+        for row in final:
+            points.setdefault(COLOURS[m.state["school"][row["seat"]]], []).append(row["school_points"])
+        win = {r["seat"] for r in final if r["place"] == 1}
+        rest = [r["total"] - r["school_points"] for r in final]
+        decided += win != {i for i, v in enumerate(rest) if v == max(rest)}
+    count, sections = figures.sections("alchemist", "en")
+    assert count == 3
+    by_id = {s["id"]: s for s in sections}
+    assert {"school-points", "school-decided", "school-wins", "moves"} <= set(by_id)
+    assert f"{decided} of 3 matches with schools" in by_id["school-decided"]["note"]
+    page = client.get("/stats/alchemist/").content.decode()
+    assert page.count("<svg") == len(sections)
+    for school, pts in points.items():
+        shown = sum(pts) / len(pts)
+        assert f"{charts._num(shown)}</text>" in by_id["school-points"]["chart"], school
+
+
+def test_school_decided_means_someone_else_would_lead_without_school_points():
+    view = {"schools": True, "round": 7, "seats": [{"seat": 0, "school": "blue"}, {"seat": 1, "school": "grey"}],
+            "final": {"seats": [{"seat": 0, "school_points": 6, "school_rank": 1, "total": 20, "place": 1},
+                                {"seat": 1, "school_points": 0, "school_rank": 2, "total": 18, "place": 2}]}}
+    assert alchemist_summary(None, view)["school_decided"] is True
+    view["final"]["seats"][1]["total"] = 12
+    assert alchemist_summary(None, view)["school_decided"] is False
+
+
+def test_orden_win_rates_per_path_and_deck_and_rounds():
+    rows = [{"paths": ["schwert", "buch"], "decks": ["starter:schwert", "custom"], "places": [1, 2], "rounds": 10},
+            {"paths": ["schwert", "hammer"], "decks": ["starter:schwert", "starter:hammer"], "places": [2, 1],
+             "rounds": 12}]
+    by_id = {s["id"]: s for s in figures.orden(rows, "en")}
+    assert "50 %" in by_id["path-wins"]["chart"]  # the sword: one win in two games
+    assert "Average: 11.0 rounds." == by_id["rounds"]["note"]
+    assert "deck-wins" in by_id
+
+
+def test_chart_labels_are_escaped_and_unknown_games_404(client):
+    svg = charts.bar_chart([("<script>", 3)], title="t")
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert client.get("/stats/no-such-game/").status_code == 404
+    assert client.get("/stats/").status_code == 200
+    assert client.get("/stats/kartenduell/").status_code == 200

@@ -1,0 +1,90 @@
+"""Live updates over the Channels websocket: per-seat frames after commit, filtered views."""
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from matches import services
+from tests.platform.helpers import seat_of, start_minigame, to_move_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _communicator(match_id, user=None, path=None):
+    comm = WebsocketCommunicator(application, path or f"/ws/matches/{match_id}/",
+                                 headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")])
+    if user is not None:
+        comm.scope["user"] = user
+    return comm
+
+
+def test_each_seat_and_spectators_get_their_own_view(make_user):
+    from django.contrib.auth.models import AnonymousUser
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+    mover = to_move_user(match)
+
+    async def scenario():
+        sockets = {"alice": _communicator(match.pk, alice), "bob": _communicator(match.pk, bob),
+                   "spectator": _communicator(match.pk, AnonymousUser())}
+        for comm in sockets.values():
+            connected, _ = await comm.connect()
+            assert connected
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(services.submit_action)(match.pk, mover, {"type": "draw"}, 0)
+        frames = {}
+        for name, comm in sockets.items():
+            while True:
+                frame = json.loads(await comm.receive_from(timeout=5))
+                if frame["type"] == "match.update":
+                    frames[name] = frame
+                    break
+            await comm.disconnect()
+        return frames
+
+    frames = async_to_sync(scenario)()
+    assert {f["version"] for f in frames.values()} == {1}
+    assert frames["spectator"]["view"]["hand"] is None
+    for name, user in (("alice", alice), ("bob", bob)):
+        seat = seat_of(match, user)
+        assert frames[name]["view"]["hand"] == match.__class__.objects.get(pk=match.pk).state["hands"][seat]
+    assert frames["alice"]["view"]["hand"] != frames["bob"]["view"]["hand"]
+
+
+def test_private_match_refuses_strangers(make_user):
+    from django.contrib.auth.models import AnonymousUser
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob, private=True, invitees=["bob"])
+
+    async def scenario():
+        comm = _communicator(match.pk, AnonymousUser())
+        connected, code = await comm.connect()
+        return connected, code
+
+    connected, code = async_to_sync(scenario)()
+    assert not connected and code == 4403
+
+
+def test_turn_badge_frames(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+    mover = to_move_user(match)
+    waiter = bob if mover == alice else alice
+
+    async def scenario():
+        comm = _communicator(None, waiter, path="/ws/me/")
+        assert (await comm.connect())[0]
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(services.submit_action)(match.pk, mover, {"type": "draw"}, 0)
+        frame = json.loads(await comm.receive_from(timeout=5))
+        await comm.disconnect()
+        return frame
+
+    frame = async_to_sync(scenario)()
+    assert frame == {"type": "turn", "match": match.pk, "count": 1}

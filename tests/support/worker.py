@@ -1,0 +1,46 @@
+"""Starts a real Celery worker (a separate process) against the test database."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_database_url() -> str:
+    s = connection.settings_dict
+    host, port = s.get("HOST") or "127.0.0.1", s.get("PORT") or 5432
+    auth = s.get("USER") or "postgres"
+    if s.get("PASSWORD"):
+        auth += f":{s['PASSWORD']}"
+    return f"postgres://{auth}@{host}:{port}/{s['NAME']}"
+
+
+def start_worker(concurrency: int = 2):
+    if not settings.REDIS_URL:
+        return None
+    from config.celery import app
+
+    app.control.purge()  # tasks left over from an earlier, interrupted run
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "REDIS_URL": settings.REDIS_URL,
+           "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+           "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame"}
+    log = open(ROOT / "var" / "test-celery-worker.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-c", str(concurrency),
+         "--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"Celery worker exited ({proc.returncode}); see var/test-celery-worker.log")
+        if app.control.ping(timeout=0.5):
+            return proc
+    proc.kill()
+    raise RuntimeError("Celery worker did not answer within 60 s")
