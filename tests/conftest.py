@@ -26,6 +26,11 @@ def _fast_passwords(request):
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
+    # Each test gets its own channel layer: a Redis layer's receive lock and pools belong to
+    # the event loop that used them, and every async_to_sync call of a test makes a new one.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
 
 
 def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):

@@ -138,7 +138,8 @@ def _match_response(request, pk: int) -> Response:
 
 
 class MatchList(APIView):
-    @extend_schema(parameters=[OpenApiParameter("mine", int), OpenApiParameter("to_move", int),
+    @extend_schema(operation_id="matches_list",
+                   parameters=[OpenApiParameter("mine", int), OpenApiParameter("to_move", int),
                                OpenApiParameter("status", str)],
                    responses={200: OpenApiTypes.OBJECT}, summary="Matches (mine=1: the requester's)")
     def get(self, request):

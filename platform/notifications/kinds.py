@@ -13,6 +13,8 @@ KINDS = {  # kind: (label, default channels)
     "match_started": (_("A game has started"), [EMAIL, PUSH]),
     "match_finished": (_("A game has ended"), [EMAIL]),
     "tournament_paired": (_("A tournament round is paired"), [EMAIL, PUSH]),
+    "tournament_deadline": (_("A tournament round is about to close"), [EMAIL, PUSH]),
+    "tournament_finished": (_("A tournament has ended"), [EMAIL]),
 }
 
 
@@ -60,4 +62,14 @@ def text(kind: str, data: dict, lang: str) -> str:
         return (f"Turnier {name}: Runde {rnd} ist ausgelost" + (f", du spielst {game}" if data.get('match') else "") + "."
                 if de else f"Tournament {name}: round {rnd} is paired" + (f"; you play {game}" if data.get('match') else "")
                 + ".")
+    if kind == "tournament_deadline":
+        name, rnd, when = data.get("tournament", ""), data.get("round", ""), data.get("deadline_text", "")
+        return (f"Turnier {name}: Runde {rnd} schließt bald" + (f" ({when})" if when else "")
+                + " – unbeendete Partien entscheidet dann der Tiebreak des Spiels." if de else
+                f"Tournament {name}: round {rnd} closes soon" + (f" ({when})" if when else "")
+                + "; unfinished games are then decided by the game's tie-break.")
+    if kind == "tournament_finished":
+        name, winner = data.get("tournament", ""), data.get("winner_name")
+        return (f"Turnier {name} ist beendet" + (f" – Sieger: {winner}." if winner else ".") if de else
+                f"Tournament {name} has ended" + (f"; the winner is {winner}." if winner else "."))
     return data.get("text") or kind

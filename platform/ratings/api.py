@@ -26,7 +26,8 @@ class GameRanking(APIView):
 class OverallRanking(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The ranking over all games, best first")
+    @extend_schema(operation_id="rankings_overall", responses={200: OpenApiTypes.OBJECT},
+                   summary="The ranking over all games, best first")
     def get(self, request):
         return Response([{"rank": r["rank"], "user": {"id": r["user_id"], "username": r["username"]},
                           "rating": r["rating"], "games": r["games"], "provisional": r["provisional"]}

@@ -58,7 +58,8 @@ def _user(pk: int):
 
 
 class TournamentList(TournamentAPIView):
-    @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("game", str)],
+    @extend_schema(operation_id="tournaments_list", parameters=[OpenApiParameter("status", str),
+                                                                OpenApiParameter("game", str)],
                    responses={200: OpenApiTypes.OBJECT}, summary="Tournaments and leagues, newest first")
     def get(self, request):
         qs = queries.tournament_list(status=request.query_params.get("status", ""),

@@ -35,9 +35,13 @@ def send(user_ids, event: str, context: dict, *, key: str, match_ids: dict | Non
         return 0
     sent = 0
     for user in get_user_model().objects.filter(pk__in=list(user_ids)):
+        match_id = (match_ids or {}).get(user.pk)
+        # One click into the tournament, or straight into the player's new match.
+        data = {"url": f"/tournaments/{context['tournament_id']}/", **context} if "tournament_id" in context else dict(context)
+        if match_id:
+            data.update(match=match_id, url=f"/matches/{match_id}/")
         try:
-            notify(user, kind, context, key=f"{key}:{user.pk}",
-                   match_id=(match_ids or {}).get(user.pk))
+            notify(user, kind, data, key=f"{key}:{user.pk}", match_id=match_id)
             sent += 1
         except Exception:  # a failing channel must not break a round
             log.exception("notification %s to user %s failed", kind, user.pk)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import registry
@@ -220,9 +221,18 @@ def finish(t: Tournament, field: Field, now, champion: int | None = None) -> Non
     t.status, t.finished_at, t.winner_id = Tournament.Status.FINISHED, now, champion
     t.save(update_fields=["status", "finished_at", "winner"])
     humans = [e.user_id for e in field.entrants if not e.bot]
-    context = {"tournament": t.name, "tournament_id": t.pk, "winner": champion, "game": t.game}
+    context = {"tournament": t.name, "tournament_id": t.pk, "winner": champion, "game": t.game,
+               "winner_name": winner_name(champion)}
     transaction.on_commit(lambda: notify.send(humans, "finished", context, key=f"finished:{t.pk}"))
     return None
+
+
+def winner_name(user_id: int | None) -> str | None:
+    if user_id is None:
+        return None
+    user = get_user_model().objects.select_related("profile").filter(pk=user_id).first()
+    profile = getattr(user, "profile", None) if user else None
+    return profile.shown_name if profile else (user.username if user else None)
 
 
 def entrants_by_user(t: Tournament) -> dict[int, Entrant]:

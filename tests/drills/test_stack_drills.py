@@ -106,10 +106,13 @@ class Player:
 
 
 async def next_update(ws, timeout: float = 10.0) -> dict | None:
-    """The next match.update frame, or None if the socket closes first."""
+    """The next match.update frame, or None if the socket closes or stays silent first."""
     deadline = time.monotonic() + timeout
     while True:
-        msg = await ws.receive(timeout=max(0.01, deadline - time.monotonic()))
+        try:
+            msg = await ws.receive(timeout=max(0.01, deadline - time.monotonic()))
+        except asyncio.TimeoutError:
+            return None
         if msg.type != aiohttp.WSMsgType.TEXT:
             return None
         frame = json.loads(msg.data)

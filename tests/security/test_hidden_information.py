@@ -20,7 +20,7 @@ import re
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import DEFAULT_CHANNEL_LAYER, InMemoryChannelLayer, channel_layers, get_channel_layer
 from django.test import Client
 
 from games import registry
@@ -74,6 +74,10 @@ class Viewers:
     def frames(self) -> dict:
         """What each group receives from one publish of the current version."""
         layer = get_channel_layer()
+        # Listen on a layer of our own: a shared Redis layer keeps a receive lock that a previous
+        # test's event loop may still hold; the in-memory layer only delivers within itself.
+        if not isinstance(layer, InMemoryChannelLayer):
+            layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
         groups = {seat: live.seat_group(self.match.pk, seat) for seat in self.seat_user}
         groups[None] = live.public_group(self.match.pk)
 
@@ -98,6 +102,8 @@ class Viewers:
                     texts.append(message["text"])
                 out[viewer] = sorted(texts)
                 await layer.group_discard(groups[viewer], channel)
+            if hasattr(layer, "close_pools"):
+                await layer.close_pools()
             return out
 
         return async_to_sync(capture)()

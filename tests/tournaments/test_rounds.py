@@ -276,33 +276,32 @@ def test_league_table_rank_points_late_sign_up_and_season_end(make_user):
 
 
 @pytest.mark.django_db
-def test_reminders_and_notifications_use_the_notifications_app_when_present(make_user, monkeypatch,
-                                                                              django_capture_on_commit_callbacks):
-    import sys
-    import types
+def test_pairings_reminders_and_the_end_reach_players_through_the_notifications_app(
+        make_user, django_capture_on_commit_callbacks):
+    from notifications.models import Notification
 
-    sent = []
-    fake = types.ModuleType("notifications.services")
-    fake.notify = lambda user, kind, context, *, key, match_id=None: sent.append(
-        (user.username, kind, context["round"]))
-    kinds = types.ModuleType("notifications.kinds")  # the kinds that app declares
-    kinds.KINDS = {"tournament_paired": None, "tournament_deadline": None}
-    monkeypatch.setitem(sys.modules, "notifications", types.ModuleType("notifications"))
-    monkeypatch.setitem(sys.modules, "notifications.services", fake)
-    monkeypatch.setitem(sys.modules, "notifications.kinds", kinds)
+    def kinds_of(kind):
+        return sorted((n.user.username, n.data.get("round"), n.data["url"])
+                      for n in Notification.objects.filter(kind=kind).select_related("user"))
+
     org = make_user("org")
     t = make_tournament(org, [make_user(f"p{i}") for i in range(2)], rounds=1, round_days=3)
     with django_capture_on_commit_callbacks(execute=True):
         services.start(t, org, now=T0)
-    assert sorted(sent) == [("p0", "tournament_paired", 1), ("p1", "tournament_paired", 1)]
-    sent.clear()
+    match_id = open_round(t).tables.get().match_id
+    assert kinds_of("tournament_paired") == [("p0", 1, f"/matches/{match_id}/"), ("p1", 1, f"/matches/{match_id}/")]
     with django_capture_on_commit_callbacks(execute=True):
         services.close_due_rounds(now=later(1))  # two days before: no reminder yet
-    assert sent == []
+    assert kinds_of("tournament_deadline") == []
     with django_capture_on_commit_callbacks(execute=True):
         services.close_due_rounds(now=later(2.5))
         services.close_due_rounds(now=later(2.6))  # once only
-    assert sorted(k for _, k, _ in sent) == ["tournament_deadline"] * 2
+    assert kinds_of("tournament_deadline") == [("p0", 1, f"/tournaments/{t.pk}/"), ("p1", 1, f"/tournaments/{t.pk}/")]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.close_due_rounds(now=later(4))  # the deadline passed: the round closes, the event ends
+    t.refresh_from_db()
+    assert t.status == "finished"
+    assert [u for u, _, _ in kinds_of("tournament_finished")] == ["p0", "p1"]
 
 
 def test_without_the_notifications_app_nothing_is_sent(monkeypatch):

@@ -15,6 +15,11 @@ on the few remaining otherwise. Among acceptable partners in a group, those who 
 number of pairs inside their score group maximal come first, so no more players float down
 than needed. If a rematch cannot be avoided at all, the same test keeps their number
 minimal.
+
+Small fields (at most EXACT_UP_TO players to pair) are paired exactly instead: every perfect
+pairing is scored (rematches, then per score group top-down how many float out, then how far)
+and one of the best is taken at random. The greedy walk can float a top-group player into a
+partner that forces a second one down later; with few players those interactions dominate.
 """
 from __future__ import annotations
 
@@ -53,6 +58,20 @@ def _random_order(members: list[int], rng: Rng):
     rest = [u for u in members if u not in tried]
     rng.shuffle(rest)
     yield from rest
+
+
+EXACT_UP_TO = 12  # 10,395 pairings of 12 players: a few milliseconds
+
+
+def _pairings(nodes: list[int]):
+    """Every perfect pairing of an even list, as lists of pairs."""
+    if not nodes:
+        yield []
+        return
+    first, rest = nodes[0], nodes[1:]
+    for i, partner in enumerate(rest):
+        for tail in _pairings(rest[:i] + rest[i + 1:]):
+            yield [(first, partner), *tail]
 
 
 class _Pairer:
@@ -111,7 +130,32 @@ class _Pairer:
             pos[last] = k
         self.remaining -= 1
 
+    def exact(self) -> tuple[list[tuple[int, int]], int]:
+        nodes = [p for g in self.groups for p in g]
+        gi, ngroups = self.gi, len(self.groups)
+        best, best_cost = [], None
+        for pairing in _pairings(nodes):
+            rematches, floats, distance = 0, [0] * ngroups, 0
+            for a, b in pairing:
+                if not self.allowed(a, b):
+                    rematches += 1
+                if gi[a] != gi[b]:
+                    floats[gi[a]] += 1
+                    floats[gi[b]] += 1
+                    distance += abs(gi[a] - gi[b])
+            cost = (rematches, floats, distance)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = [pairing], cost
+            elif cost == best_cost:
+                best.append(pairing)
+        chosen = best[self.rng.below(len(best))]
+        tables = sorted(((a, b) if gi[a] <= gi[b] else (b, a) for a, b in chosen),
+                        key=lambda t: (gi[t[0]], gi[t[1]]))
+        return tables, best_cost[0]
+
     def run(self) -> tuple[list[tuple[int, int]], int]:
+        if self.remaining <= EXACT_UP_TO:
+            return self.exact()
         tables = []
         rematches = 0
         gmm = self.mm(self.rest_without())  # max rematch-free pairs of the whole field
