@@ -25,6 +25,9 @@ def _fast_passwords(request):
         return
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # In-process tests see a move's follow-up (clocks, notifications) at once; the worker path
+    # is tested where it matters (tests/platform/test_follow_up.py) and by every live-site test.
+    settings.MATCH_FOLLOW_UP_IN_WORKER = False
     yield
     # Each test gets its own channel layer: a Redis layer's receive lock and pools belong to
     # the event loop that used them, and every async_to_sync call of a test makes a new one.

@@ -88,7 +88,7 @@ if DATABASE_URL:
     # ASGI): every request runs in a thread of its own, and persistent per-thread connections
     # piled up to "too many clients" under load. (psycopg's pool was tried: after a database
     # restart it handed out no connection for a long while; see docs/performance.md.)
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")))}
 else:
     DATABASES = {"default": {
         "ENGINE": "django.db.backends.sqlite3",
@@ -122,6 +122,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# A move's follow-up (clocks, "your turn" notifications, ratings) runs in the worker on the real
+# services, so the move's response does not wait for it (matches.services.announce_change).
+MATCH_FOLLOW_UP_IN_WORKER = env_bool("MATCH_FOLLOW_UP_IN_WORKER", bool(REDIS_URL))
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for the next one

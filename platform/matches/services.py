@@ -8,8 +8,10 @@ to the log and rewrites the snapshot. Pushes and background jobs are scheduled w
 from __future__ import annotations
 
 import contextvars
+import logging
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,6 +22,8 @@ from games.rng import Rng
 from . import live, signals
 from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
+
+logger = logging.getLogger(__name__)
 
 BOT_MOVE_LIMIT = 500  # a safety net for one bot task; games end long before
 _in_bot_loop = contextvars.ContextVar("in_bot_loop", default=False)
@@ -174,16 +178,40 @@ def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
 def _after_change(match: Match, previous_to_move: list[int] | None) -> None:
     match_id, version, status, to_move = match.pk, match.version, match.status, list(match.to_move)
     transaction.on_commit(lambda: live.publish(match_id, version))
-    transaction.on_commit(lambda: signals.match_changed.send(
-        sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
-        previous_to_move=previous_to_move))
-    if status == Match.Status.FINISHED:
-        transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id))
+    transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move))
     if (not _in_bot_loop.get() and match.status == Match.Status.ACTIVE
             and match.seats.filter(seat__in=match.to_move).exclude(bot="").exists()):
         from .tasks import play_bots
 
         transaction.on_commit(lambda: play_bots.delay(match_id))
+
+
+def announce_change(match_id: int, version: int, status: str, to_move: list[int],
+                    previous_to_move: list[int] | None) -> None:
+    """Tell the other apps (clocks, notifications, ratings, tournaments) about a committed change.
+
+    The websocket frames go out from the request itself (they are what the other players wait
+    for); this follow-up is most of a move's remaining work (clock bookkeeping, the "your turn"
+    notification, ratings), so on the real services it runs in the Celery worker instead of
+    delaying the response. Every receiver is idempotent per version, so a redelivered task or
+    out-of-order versions do no harm. Broker down: run it here rather than lose it."""
+    if getattr(settings, "MATCH_FOLLOW_UP_IN_WORKER", False):
+        from .tasks import announce_change as task
+
+        try:
+            # No publish retries: with the broker down we fall back at once instead of waiting.
+            task.apply_async((match_id, version, status, to_move, previous_to_move), retry=False)
+            return
+        except Exception:
+            logger.warning("broker unavailable: announcing match %s v%s inline", match_id, version, exc_info=True)
+    send_change_signals(match_id, version, status, to_move, previous_to_move)
+
+
+def send_change_signals(match_id, version, status, to_move, previous_to_move) -> None:
+    signals.match_changed.send(sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
+                               previous_to_move=previous_to_move)
+    if status == Match.Status.FINISHED:
+        signals.match_finished.send(sender=Match, match_id=match_id)
 
 
 # --- undo and resign -------------------------------------------------------------------------------

@@ -50,3 +50,12 @@ def register_schedule() -> None:
 
     app.conf.beat_schedule.update({"matches-resume-bots": {
         "task": "matches.tasks.resume_bots", "schedule": RESUME_EVERY_S}})
+
+
+@shared_task(acks_late=True)
+def announce_change(match_id: int, version: int, status: str, to_move: list[int],
+                    previous_to_move: list[int] | None) -> None:
+    """The follow-up of a committed change (see services.announce_change), in the worker."""
+    from .services import send_change_signals
+
+    send_change_signals(match_id, version, status, to_move, previous_to_move)

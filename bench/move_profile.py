@@ -1,0 +1,130 @@
+"""CPU per move on the server path, in one process (no HTTP server, no network client): the
+real request stack (middleware, DRF, token auth, throttling, the single writer, the after-commit
+pushes, clocks and notifications) driven by Django's test client against PostgreSQL + Redis.
+
+    python bench/move_profile.py [--moves 300] [--profile 40] [--db spieltisch_prof]
+
+Prints CPU ms per move (process time, so other load on the machine counts less than in wall
+time) and SQL statements per move; with --profile N the top functions of a cProfile run.
+The database named by --db is dropped and recreated, the Redis database of --redis flushed.
+MATCH_FOLLOW_UP_IN_WORKER=0 measures the follow-up (clocks, notifications) inline, as before."""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--moves", type=int, default=300)
+    ap.add_argument("--profile", type=int, default=0, help="show the top N functions")
+    ap.add_argument("--sql", action="store_true", help="print one move's SQL statements")
+    ap.add_argument("--db", default="spieltisch_prof")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/12")
+    args = ap.parse_args()
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"drop database if exists {args.db}"], check=True)
+    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"create database {args.db}"], check=True)
+    # Our own Redis database: the follow-up tasks queued by the moves (no worker runs here) go away.
+    subprocess.run(["redis-cli", "-u", args.redis, "flushdb"], check=True, capture_output=True)
+    os.environ.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}", REDIS_URL=args.redis,
+                      DJANGO_SETTINGS_MODULE="config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    from games import registry
+    from matches.services import start_match
+
+    User = get_user_model()
+    users = [User.objects.create(username=f"prof{i}", email=f"prof{i}@example.org") for i in range(4)]
+    tokens = [Token.objects.create(user=u).key for u in users]
+    engine = registry.get("alchemist").engine
+    rng = random.Random(1)
+    client = Client()
+    seat_tokens: list[str] = []
+
+    def new_match(seed):
+        with transaction.atomic():
+            m = start_match(game="alchemist", entrants=[{"user": u, "bot": "", "choices": {}} for u in users],
+                            options={}, public=True, seed=seed)
+        token_of = dict(zip((u.pk for u in users), tokens))
+        seat_tokens[:] = [token_of[s.user_id] for s in m.seats.order_by("seat")]
+        return m.pk, m.state, m.version
+
+    def play(n):
+        nonlocal match_id, state, version
+        cpu = wall = 0.0
+        for _ in range(n):
+            if engine.outcome(state) is not None:
+                match_id, state, version = new_match(rng.randrange(10**6))
+            seat = engine.to_move(state)[0]
+            action = rng.choice(engine.legal_actions(state, seat))
+            c0, w0 = time.process_time(), time.perf_counter()
+            r = client.post(f"/api/matches/{match_id}/actions/", json.dumps({"action": action, "version": version}),
+                            content_type="application/json", HTTP_AUTHORIZATION=f"Token {seat_tokens[seat]}")
+            cpu += time.process_time() - c0
+            wall += time.perf_counter() - w0
+            assert r.status_code == 200, r.content
+            state = engine.apply(state, seat, action).state
+            version += 1
+        return cpu, wall
+
+    # As under the ASGI server: the request runs in a worker thread of a running event loop, so
+    # the pushes' async_to_sync hops back to that loop and reuse its Redis connections.
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    def in_server_loop(fn, *a):
+        async def outer():
+            return await sync_to_async(fn, thread_sensitive=True)(*a)
+        return loop.run_until_complete(outer())
+
+    loop = asyncio.new_event_loop()
+    match_id, state, version = in_server_loop(new_match, 1)
+    in_server_loop(play, 20)  # warm up: imports, templates, connections
+
+    def counted(n):
+        with CaptureQueriesContext(connection) as q:
+            play(n)
+        return len(q.captured_queries)
+
+    statements = in_server_loop(counted, 20)
+    cpu, wall = in_server_loop(play, args.moves)
+    print(f"moves {args.moves}: CPU {1000 * cpu / args.moves:.2f} ms/move, wall {1000 * wall / args.moves:.2f} ms/move, "
+          f"SQL {statements / 20:.1f} statements/move")
+    if args.sql:
+        def show(n):
+            with CaptureQueriesContext(connection) as q:
+                play(n)
+            for query in q.captured_queries:
+                print(query["sql"][:160])
+        in_server_loop(show, 1)
+    if args.profile:
+        prof = cProfile.Profile(time.thread_time)  # CPU of the request thread, not waits
+        in_server_loop(prof.runcall, play, min(args.moves, 200))  # the request thread's side
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(args.profile // 2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""A move's follow-up (clocks, "your turn" notification) runs after commit: inline on the
+embedded default, in the real Celery worker on the real services (the production setting there),
+and inline again when the broker cannot take the task."""
+import pytest
+
+from clocks.models import SeatClock
+from matches import services
+from notifications.models import Notification
+from tests.conftest import wait_for
+from tests.platform.helpers import seat_of, start_minigame, to_move_user
+
+
+def _move_and_expect_follow_up(match, mover):
+    services.submit_action(match.pk, mover, {"type": "draw"}, match.version)
+    match.refresh_from_db()
+    waiting = [s for s in match.seats.all() if s.seat in match.to_move][0]
+    # The clock of the player now to move runs, and they are told it is their turn.
+    wait_for(lambda: SeatClock.objects.filter(seat=waiting, started_at__isnull=False).exists()
+             and SeatClock.objects.filter(user=mover, started_at__isnull=True).exists())
+    wait_for(lambda: Notification.objects.filter(user_id=waiting.user_id, kind="your_turn",
+                                                 data__match=match.pk).count() >= 1)
+    return waiting
+
+
+@pytest.mark.django_db(transaction=True)
+def test_follow_up_in_the_worker(make_user, settings, celery_worker):
+    settings.MATCH_FOLLOW_UP_IN_WORKER = True
+    a, b = make_user("a"), make_user("b")
+    match = start_minigame(a, b)
+    waiting = _move_and_expect_follow_up(match, to_move_user(match))
+    # The start's follow-up (the first mover's "your turn") may arrive later; neither repeats.
+    wait_for(lambda: Notification.objects.filter(kind="your_turn", data__match=match.pk).count() == 2)
+    assert Notification.objects.filter(user_id=waiting.user_id, kind="your_turn").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_follow_up_runs_inline_when_the_broker_refuses(make_user, settings, monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    from matches import tasks
+
+    settings.MATCH_FOLLOW_UP_IN_WORKER = True
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("broker down")
+
+    monkeypatch.setattr(tasks.announce_change, "apply_async", refuse)
+    a, b = make_user("a"), make_user("b")
+    match = start_minigame(a, b)
+    waiting = _move_and_expect_follow_up(match, to_move_user(match))
+    assert seat_of(match, waiting.user) == waiting.seat
