@@ -1,7 +1,8 @@
 """Fills locale/de/LC_MESSAGES/django.po from the table below, then compiles it.
 
 Run after `manage.py makemessages -l de`: `python locale/tools/translate_de.py`. Strings
-without an entry stay untranslated (and are listed), so a missing translation is visible.
+without an entry (or only a fuzzy guess) stay untranslated and are listed, so a missing
+translation is visible; plural entries take a (singular, plural) pair.
 """
 import subprocess
 import sys
@@ -483,11 +484,19 @@ path = root / "locale" / "de" / "LC_MESSAGES" / "django.po"
 po = polib.pofile(str(path))
 missing = []
 for entry in po:
+    if entry.obsolete:
+        continue  # no longer in the code
     if entry.msgid in DE:
-        entry.msgstr = DE[entry.msgid]
+        value = DE[entry.msgid]
+        if entry.msgid_plural:  # plural entries: (singular, plural) in the table
+            one, many = value if isinstance(value, tuple) else (value, value)
+            entry.msgstr_plural = {0: one, 1: many}
+        else:
+            entry.msgstr = value
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
-    elif not entry.msgstr:
+    elif "fuzzy" in entry.flags or not (entry.msgstr or any(entry.msgstr_plural.values())):
+        # makemessages' fuzzy guesses are usually another sentence: report them as missing
         missing.append(entry.msgid)
 po.metadata["Language"] = "de"
 po.metadata["Content-Type"] = "text/plain; charset=UTF-8"
