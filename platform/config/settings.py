@@ -106,7 +106,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "config.channel_layer.BlockingPoolRedisChannelLayer",  # waits for a free connection
         # redis-py's async pool defaults to 100 connections; more sockets than that fail.
         # redis-py 8 reads with a 5 s socket timeout, the very time channels-redis blocks in
         # BZPOPMIN: under load the read times out and the socket's consumer dies. Give it room.
