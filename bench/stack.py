@@ -60,6 +60,8 @@ class Stack:
         self.database, self.fresh = database, fresh
         self.pgdata = Path(f"/tmp/spieltisch-bench-pg-{pg_port}")
         self.procs: dict[str, subprocess.Popen] = {}
+        self.worker_restarts = 0  # by the supervisor, after the worker died on its own
+        self._closing = threading.Event()
         LOGS.mkdir(parents=True, exist_ok=True)
         self.database_url = f"postgres://postgres@127.0.0.1:{pg_port}/{database}"
         self.redis_url = f"redis://127.0.0.1:{redis_port}/7"
@@ -88,6 +90,7 @@ class Stack:
             self.migrate()
             if self.with_worker:
                 self.start_worker()
+                threading.Thread(target=self._supervise_worker, daemon=True).start()
             self.start_server()
         except BaseException:
             self.close()
@@ -100,6 +103,7 @@ class Stack:
     def close(self) -> None:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second TERM must not cut the clean-up short
+        self._closing.set()
         for name in ("server", "worker", *self.procs):
             self._stop(name)
         self.stop_postgres()
@@ -185,6 +189,17 @@ class Stack:
         return self._spawn("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
                                       "-c", str(concurrency), "--without-gossip", "--without-mingle",
                                       "-n", f"bench-{os.getpid()}@%h"])
+
+    def _supervise_worker(self) -> None:
+        """Restart the worker when it exits on its own, as systemd's Restart=always would in a
+        deployment: Celery's worker can die with "Unrecoverable error" when the Redis broker
+        goes away in the middle of its work (seen in the Redis drills). A worker stopped or
+        killed through this class is not in ``procs`` and is left alone."""
+        while not self._closing.wait(0.5):
+            proc = self.procs.get("worker")
+            if proc is not None and proc.poll() is not None and not self._closing.is_set():
+                self.worker_restarts += 1
+                self.start_worker()
 
     def kill_worker(self) -> None:
         self._stop("worker", signal.SIGKILL)

@@ -8,6 +8,7 @@ from matches import services
 from notifications.models import Notification
 from tests.conftest import wait_for
 from tests.platform.helpers import seat_of, start_minigame, to_move_user
+from tests.support.worker import wait_idle
 
 
 def _move_and_expect_follow_up(match, mover):
@@ -31,10 +32,11 @@ def test_follow_up_in_the_worker(make_user, settings, celery_worker):
     # The start's follow-up (the first mover's "your turn") may arrive later; neither repeats.
     wait_for(lambda: Notification.objects.filter(kind="your_turn", data__match=match.pk).count() == 2)
     assert Notification.objects.filter(user_id=waiting.user_id, kind="your_turn").count() == 1
+    wait_idle()  # the mails these notifications send are the worker's, too
 
 
 @pytest.mark.django_db(transaction=True)
-def test_follow_up_runs_inline_when_the_broker_refuses(make_user, settings, monkeypatch):
+def test_follow_up_runs_inline_when_the_broker_refuses(make_user, settings, monkeypatch, celery_worker):
     from kombu.exceptions import OperationalError
 
     from matches import tasks
@@ -49,3 +51,4 @@ def test_follow_up_runs_inline_when_the_broker_refuses(make_user, settings, monk
     match = start_minigame(a, b)
     waiting = _move_and_expect_follow_up(match, to_move_user(match))
     assert seat_of(match, waiting.user) == waiting.seat
+    wait_idle()  # the inline notify() queued its mails for the worker

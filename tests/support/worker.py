@@ -44,3 +44,21 @@ def start_worker(concurrency: int = 2):
             return proc
     proc.kill()
     raise RuntimeError("Celery worker did not answer within 60 s")
+
+
+def wait_idle(timeout: float = 30.0) -> None:
+    """Until the test worker runs and holds no task: a test's leftover task (a mail sent after a
+    move, say) must not touch the database while the next test flushes it."""
+    if not settings.REDIS_URL:
+        return
+    from config.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        inspect = app.control.inspect(timeout=1.0)
+        busy = [tasks for reply in (inspect.active(), inspect.reserved()) for tasks in (reply or {}).values()]
+        queued = app.connection_for_write().default_channel.client.llen("celery")
+        if not any(busy) and not queued:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the Celery worker was still busy after {timeout}s")
