@@ -477,6 +477,18 @@ DE = {
     "The vacation is cancelled.": "Der Urlaub ist gestrichen.",
     "all e-mails": "alle E-Mails",
     "Cancel": "Abbrechen",
+    # notifications/kinds.py, tournaments (session 2)
+    "A tournament round is about to close": "Eine Turnierrunde endet bald",
+    "A tournament has ended": "Ein Turnier ist beendet",
+    "You have left this tournament; re-join instead.": "Du hast dieses Turnier verlassen; steig stattdessen wieder ein.",
+    "The tournament is over.": "Das Turnier ist beendet.",
+    "You have already left this tournament.": "Du hast dieses Turnier bereits verlassen.",
+    "You are still playing in this tournament.": "Du spielst in diesem Turnier noch mit.",
+    "This user does not play in this tournament.": "Diese Person spielt in diesem Turnier nicht mit.",
+    "Sanctions": "Strafen",
+    "You have no tournament matches yet.": "Du hast noch keine Turnierpartien.",
+    "Set result": "Ergebnis eintragen",
+    "Choose a player.": "Wähle eine Person aus.",
 }
 
 root = Path(__file__).resolve().parents[2]
