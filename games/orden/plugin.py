@@ -49,12 +49,16 @@ def card_name(no, lang) -> str:
 
 class OrdenPlugin(Plugin):
     board_template = "orden/board.html"
+    # Set by the Django part (games/orden/web) at start-up: the player's saved decks, offered
+    # beside the starter decks. None without that app: starter decks only.
+    deck_source = None
 
     # -- seat choices ---------------------------------------------------------------------
     def seat_choice_values(self, key, user_id):
         if key != "deck":
             return []
-        return [(f"starter:{p}", f"Starter: {de} / {en}") for p, (de, en) in decks.STARTER_NAMES.items()]
+        starters = [(f"starter:{p}", f"Starter: {de} / {en}") for p, (de, en) in decks.STARTER_NAMES.items()]
+        return starters + (self.deck_source.choices(user_id) if self.deck_source else [])
 
     def clean_choices(self, raw, user_id):
         # an explicit deck (a saved deck's card list) is allowed beside the starter ids
@@ -67,6 +71,14 @@ class OrdenPlugin(Plugin):
                 from games.base import BadOptions
                 raise BadOptions(e.en) from None
             return {"deck": deck}
+        if deck.startswith("deck:"):  # a saved deck: its list is copied now and stays locked
+            from games.base import BadOptions
+            if self.deck_source is None:
+                raise BadOptions("Saved decks are not available here.")
+            try:
+                return {"deck": decks.validate(self.deck_source.resolve(deck, user_id))}
+            except decks.DeckError as e:
+                raise BadOptions(e.en) from None
         return super().clean_choices(raw, user_id)
 
     def resolve_choices(self, choices):
