@@ -237,6 +237,13 @@ class Plugin:
             cleaned[key] = value
         return cleaned
 
+    def timed_default(self, state: State, seat: int, options: dict) -> tuple[float, Action] | None:
+        """A short deadline the rules give this seat's current decision: ``(hours, action)``
+        means "if the seat has not acted within ``hours``, the platform plays ``action`` for it"
+        (Der Orden: an unanswered reaction window is declined). None: no such deadline; the
+        match's normal clock applies."""
+        return None
+
     def resolve_choices(self, choices: list[dict]) -> list[dict]:
         """Turn stored seat choices into what ``setup`` needs (e.g. a deck id into its cards).
         Called once when the match starts; the result is stored in the match's setup record."""

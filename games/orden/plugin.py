@@ -23,6 +23,7 @@ LOG = {
     "activate": ("{who} kündigt an: {card}, Regel {ability}.", "{who} announces: {card}, rule {ability}."),
     "react": ("{who} reagiert mit {card}.", "{who} reacts with {card}."),
     "decline": ("{who} reagiert nicht.", "{who} does not react."),
+    "deadline": ("Die Reaktionsfrist von {who} ist abgelaufen.", "{who}'s time to react has run out."),
     "never_ask": ("{who} will {never}nach Reaktionen gefragt werden.", "{who} wants {never}to be asked for reactions."),
     "prevented": ("{by} verhindert die Aktion von {card} ({who}).", "{by} prevents the action of {card} ({who})."),
     "fizzle": ("Die Regel von {card} ({who}) kann nicht mehr angewendet werden.",
@@ -143,6 +144,14 @@ class OrdenPlugin(Plugin):
             rng.shuffle(p["deck"])  # nobody knows any deck's order
         st["rng"] = rng.next64()
         return st
+
+    def timed_default(self, state, seat, options):
+        # Play over days: a player asked to react who does not answer within the invitation's
+        # reaction deadline declines (spec orden.md), so the acting player is not held up.
+        hours = state["opts"].get("reaction_hours") or 0
+        if state["phase"] == "react" and state["res"] is None and state["pend"]["asked"] == seat and hours > 0:
+            return float(hours), {"type": "decline"}
+        return None
 
     def tiebreak_scores(self, state):
         out = []

@@ -160,6 +160,15 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
                 counts[key] += 1
         except Exception:  # one broken match must not stop the others' clocks
             logger.exception("clock %s: check failed", clock_id)
+    # The rules' own short deadlines (Der Orden's reaction window) run on the same sweep.
+    from matches.services import apply_timed_defaults
+
+    try:
+        applied = apply_timed_defaults(now)
+        if applied:
+            counts["timed_defaults"] = applied
+    except Exception:
+        logger.exception("timed defaults failed")
     return counts
 
 

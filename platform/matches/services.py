@@ -8,6 +8,7 @@ to the log and rewrites the snapshot. Pushes and background jobs are scheduled w
 from __future__ import annotations
 
 import contextvars
+from datetime import timedelta
 import logging
 import secrets
 
@@ -350,6 +351,39 @@ def replay(match: Match, upto: int | None = None) -> dict:
     for entry in entries.order_by("seq"):
         state = engine.apply(state, entry.seat, entry.action).state
     return state
+
+
+def apply_timed_defaults(now=None, limit: int = 500) -> int:
+    """Play each overdue ``Plugin.timed_default`` (e.g. Der Orden's reaction deadline) for its
+    seat. Run by the clock sweep; safe to repeat and to run concurrently (row lock, and the seat
+    must still be to move since the same moment). Returns how many were applied."""
+    now = now or timezone.now()
+    games = [slug for slug, p in registry.plugins().items() if type(p).timed_default is not Plugin.timed_default]
+    if not games:
+        return 0
+    seats = (Seat.objects.filter(to_move=True, to_move_since__isnull=False, bot="", resigned=False,
+                                 match__status=Match.Status.ACTIVE, match__game__in=games)
+             .select_related("match").order_by("to_move_since")[:limit])
+    applied = 0
+    for s in seats:
+        plugin = plugin_for(s.match)
+        due = plugin.timed_default(s.match.state, s.seat, s.match.options)
+        if due is None or s.to_move_since + timedelta(hours=due[0]) > now:
+            continue
+        try:
+            with transaction.atomic():
+                match = _locked(s.match_id)
+                current = Seat.objects.filter(pk=s.pk, to_move=True, to_move_since=s.to_move_since).exists()
+                if match.status != Match.Status.ACTIVE or match.version != s.match.version or not current:
+                    continue  # somebody acted meanwhile
+                entry = _apply(match, s.seat, dict(due[1]))
+                # Say in the log why the seat "acted" (the game describes the event).
+                entry.events = [{"type": "deadline", "seat": s.seat}, *entry.events]
+                entry.save(update_fields=["events"])
+            applied += 1
+        except (IllegalMove, NotYourTurn):
+            logger.warning("timed default for match %s seat %s no longer applies", s.match_id, s.seat)
+    return applied
 
 
 def bot_action(plugin: Plugin, name: str, state: dict, seat: int, rng: Rng) -> dict:
