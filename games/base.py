@@ -244,6 +244,11 @@ class Plugin:
         match's normal clock applies."""
         return None
 
+    def time_limit_days(self, options: dict) -> int | None:
+        """Days after its start at which a match ends by the tie-break (an invitation option of
+        the game, e.g. Der Orden's time limit). None: no limit."""
+        return None
+
     def resolve_choices(self, choices: list[dict]) -> list[dict]:
         """Turn stored seat choices into what ``setup`` needs (e.g. a deck id into its cards).
         Called once when the match starts; the result is stored in the match's setup record."""

@@ -153,6 +153,9 @@ class OrdenPlugin(Plugin):
             return float(hours), {"type": "decline"}
         return None
 
+    def time_limit_days(self, options):
+        return (options or {}).get("deadline_days") or None  # 0: off
+
     def tiebreak_scores(self, state):
         out = []
         for s in range(state["n"]):

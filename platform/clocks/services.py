@@ -161,14 +161,15 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
         except Exception:  # one broken match must not stop the others' clocks
             logger.exception("clock %s: check failed", clock_id)
     # The rules' own short deadlines (Der Orden's reaction window) run on the same sweep.
-    from matches.services import apply_timed_defaults
+    from matches.services import apply_timed_defaults, end_overdue_matches
 
-    try:
-        applied = apply_timed_defaults(now)
-        if applied:
-            counts["timed_defaults"] = applied
-    except Exception:
-        logger.exception("timed defaults failed")
+    for key, job in (("timed_defaults", apply_timed_defaults), ("time_limits", end_overdue_matches)):
+        try:
+            done = job(now)
+            if done:
+                counts[key] = done
+        except Exception:
+            logger.exception("%s failed", key)
     return counts
 
 

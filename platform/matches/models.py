@@ -75,6 +75,7 @@ class LogEntry(models.Model):
         ACTION = "action"
         UNDO = "undo"
         RESIGN = "resign"
+        END = "end"  # the platform ended the match (e.g. the game's time limit), no seat acted
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField()  # == match version after this entry

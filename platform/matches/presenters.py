@@ -37,6 +37,8 @@ def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str
         texts = []
         if entry.kind == LogEntry.Kind.UNDO:
             texts.append(_undo_text(names[entry.seat], lang))
+        elif entry.kind == LogEntry.Kind.END:
+            texts.append(_end_text(entry.events, lang))
         elif entry.kind == LogEntry.Kind.RESIGN:
             if any(e.get("reason") for e in entry.events or []):
                 texts.append(_forfeit_text(names[entry.seat], entry.events, lang))
@@ -53,6 +55,13 @@ def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str
 
 def _undo_text(name: str, lang: str) -> str:
     return f"{name} nimmt den letzten Zug zurück." if lang == "de" else f"{name} takes back their last move."
+
+
+def _end_text(events: list, lang: str) -> str:
+    """The platform ended the match before the rules did (matches.services.end_by_tiebreak)."""
+    if lang == "de":
+        return "Die Zeit für diese Partie ist abgelaufen – die Plätze entscheidet der Tiebreak des Spiels."
+    return "This match's time limit has passed; the game's tie-break decides the places."
 
 
 def _resign_text(name: str, lang: str) -> str:

@@ -386,6 +386,57 @@ def apply_timed_defaults(now=None, limit: int = 500) -> int:
     return applied
 
 
+def end_by_tiebreak(match_id: int, reason: str = "deadline") -> LogEntry:
+    """End an active match now; places by the game's tie-break (``Plugin.tiebreak_scores``,
+    equal scores share a place, resigned seats behind). The match is finished like any other
+    (ratings, notifications); the log says why. Raises MatchOver if it is over already."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchOver("This match is over.")
+        plugin = plugin_for(match)
+        scores = plugin.tiebreak_scores(match.state)
+        if scores is None:
+            raise MatchOver(f"{plugin.meta.slug} has no tie-break to end a match early.")
+        order = sorted(range(match.players), key=lambda s: -scores[s])
+        placements, place = [], 0
+        for i, s in enumerate(order):
+            if i == 0 or scores[s] != scores[order[i - 1]]:
+                place = i + 1
+            placements.append({"seat": s, "place": place, "score": None})
+        seats = list(match.seats.all())
+        before = set(match.to_move)
+        entry = _append(match, kind=LogEntry.Kind.END, seat=None, action=None,
+                        events=[{"type": "ended", "reason": reason}])
+        match.status, match.to_move, match.finished_at = Match.Status.FINISHED, [], timezone.now()
+        match.outcome = _flag_forfeits(_with_resignations({"placements": placements, "ended": reason}, match, seats),
+                                       match)
+        match.save(update_fields=["status", "to_move", "finished_at", "outcome", "version", "updated_at"])
+        _sync_seats(match, seats, before)
+        _after_change(match, previous_to_move=sorted(before))
+        return entry
+
+
+def end_overdue_matches(now=None) -> int:
+    """End the matches whose game-time limit has passed (``Plugin.time_limit_days``). Run by
+    the clock sweep; idempotent."""
+    now = now or timezone.now()
+    ended = 0
+    for slug, plugin in registry.plugins().items():
+        if type(plugin).time_limit_days is Plugin.time_limit_days:
+            continue
+        for match in Match.objects.filter(game=slug, status=Match.Status.ACTIVE, created_at__lte=now - timedelta(days=1)) \
+                .only("id", "options", "created_at").iterator():
+            days = plugin.time_limit_days(match.options)
+            if days and match.created_at + timedelta(days=days) <= now:
+                try:
+                    end_by_tiebreak(match.pk, "deadline")
+                    ended += 1
+                except MatchOver:
+                    pass  # finished meanwhile
+    return ended
+
+
 def bot_action(plugin: Plugin, name: str, state: dict, seat: int, rng: Rng) -> dict:
     bot = plugin.bots().get(name)
     if bot is not None:

@@ -1,0 +1,62 @@
+"""Der Orden's time limit (invitation option deadline_days): when it has passed, the clock
+sweep ends the match and the tie-break list decides the places (spec orden.md)."""
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from clocks import services as clocks
+from games import registry
+from matches import services
+from matches.models import LogEntry, Match
+from matches.presenters import log_lines, seat_names
+
+pytestmark = pytest.mark.django_db
+
+
+def start(users, **options):
+    with transaction.atomic():
+        return services.start_match(game="orden", entrants=[{"user": u, "bot": "", "choices": {}} for u in users],
+                                    options=options, seed=5)
+
+
+def test_the_match_ends_at_its_time_limit_by_the_tie_break(make_user):
+    users = [make_user(f"p{i}") for i in range(3)]
+    match = start(users, deadline_days=7)
+    other = start(users)  # no time limit: untouched
+    started = match.created_at
+    assert services.end_overdue_matches(now=started + timedelta(days=6, hours=23)) == 0
+
+    swept = clocks.sweep(now=started + timedelta(days=7, minutes=1))
+    assert swept.get("time_limits") == 1
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and other.status == Match.Status.ACTIVE
+    scores = registry.get("orden").tiebreak_scores(match.state)
+    places = {p["seat"]: p["place"] for p in match.outcome["placements"]}
+    best = max(scores)
+    assert all((places[s] == 1) == (scores[s] == best) for s in range(3))  # ties share the place
+    assert match.outcome["ended"] == "deadline"
+    assert sorted(s.place for s in match.seats.all()) == sorted(places.values())
+    end = LogEntry.objects.get(match=match, seq=match.version)
+    assert end.kind == LogEntry.Kind.END
+    text = log_lines(registry.get("orden"), match, [end], None, "de", seat_names(list(match.seats.all())))[0]["texts"]
+    assert "Tiebreak" in text[0]
+    assert services.end_overdue_matches(now=started + timedelta(days=30)) == 0  # once
+    assert services.replay(match) == match.state  # the log still replays to the snapshot
+
+
+def test_moves_after_the_end_are_refused(make_user):
+    from matches.errors import MatchOver
+
+    users = [make_user("a"), make_user("b")]
+    match = start(users, deadline_days=1)
+    services.end_by_tiebreak(match.pk)
+    match.refresh_from_db()
+    mover = match.seats.get(seat=registry.get("orden").engine.to_move(match.state)[0]).user
+    with pytest.raises(MatchOver):
+        services.submit_action(match.pk, mover, {"type": "end_turn"}, match.version)
+    with pytest.raises(MatchOver):
+        services.end_by_tiebreak(match.pk)
+    assert timezone.now() >= match.finished_at
