@@ -123,10 +123,12 @@ class Results(TournamentAPIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=ResultSerializer, responses={200: ROUND_SCHEMA, **REFUSALS},
-                   summary="Organizer or judge: record a result as if the match had ended so")
+                   summary="Organizer or judge: record a result as if the match had ended so; for a closed "
+                           "round a correction (organizer or head judge, with a reason)")
     def post(self, request, pk: int):
         data = self.valid(ResultSerializer)
-        table = services.set_result(pk, request.user, data["match"], data["placements"], data["modified"])
+        table = services.set_result(pk, request.user, data["match"], data["placements"], data["modified"],
+                                    reason=data["reason"])
         return Response(presenters.round_api(Round.objects.prefetch_related("tables").get(pk=table.round_id)))
 
 

@@ -190,3 +190,18 @@ class Sanction(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+class ResultCorrection(models.Model):
+    """A closed round's result changed afterwards by the organizer or a head judge: who, when,
+    why, and the result before and after (the standings follow the new result; pairings made
+    from the old one stand)."""
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="corrections")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    old = models.JSONField(null=True)
+    new = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]

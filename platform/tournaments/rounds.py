@@ -213,11 +213,23 @@ def _create(t, field: Field, stage: str, stage_round: int, tables, byes, bracket
     return rnd
 
 
+def champion_of(t: Tournament, field: Field) -> int | None:
+    """The winner by the results as they stand: the knockout final's winner, else the top of
+    the Swiss (or league) standings."""
+    if t.format == Tournament.Format.KNOCKOUT or t.stage == logic.KNOCKOUT:
+        last = field.last_round
+        if last is not None and last.stage == logic.KNOCKOUT:
+            winners = [logic_winner(tb) for tb in last.tables.all()]
+            if len(winners) == 1:
+                return winners[0]
+        return t.winner_id
+    rows = [r for r in field.standings(logic.SWISS) if not r.disqualified]
+    return rows[0].user if rows else None
+
+
 def finish(t: Tournament, field: Field, now, champion: int | None = None) -> None:
     if champion is None and t.format != Tournament.Format.KNOCKOUT:
-        stage = logic.SWISS
-        rows = [r for r in field.standings(stage) if not r.disqualified]
-        champion = rows[0].user if rows else None
+        champion = champion_of(t, field)
     t.status, t.finished_at, t.winner_id = Tournament.Status.FINISHED, now, champion
     t.save(update_fields=["status", "finished_at", "winner"])
     humans = [e.user_id for e in field.entrants if not e.bot]

@@ -35,6 +35,8 @@ class ResultSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     placements = serializers.ListField(child=serializers.IntegerField(), min_length=2)
     modified = serializers.BooleanField(default=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500,
+                                   help_text="Required when correcting a closed round; recorded.")
 
 
 class SanctionSerializer(serializers.Serializer):

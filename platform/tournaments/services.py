@@ -23,7 +23,7 @@ from matches.models import Match
 
 from . import conf, logic, matchstop, notify, rounds
 from .errors import Conflict, Forbidden, Invalid, NotFound
-from .models import Entrant, Official, Round, Sanction, Table, Tournament
+from .models import Entrant, Official, ResultCorrection, Round, Sanction, Table, Tournament
 from .roles import is_official, may_disqualify
 
 FORMATS = {c.value for c in Tournament.Format}
@@ -271,6 +271,15 @@ def close_due_rounds(now=None) -> int:
                 rounds.advance(t, now, force=True)
                 closed += 1
     _remind(now)
+    # A league with nothing open waits for players (fewer than two were active when its last
+    # round closed): pair as soon as two are active again; at the season end it finishes below.
+    for tid in Tournament.objects.filter(format=Tournament.Format.LEAGUE, status=Tournament.Status.RUNNING,
+                                         season_end__gt=now).exclude(round_set__closed=False).values_list("pk", flat=True):
+        with transaction.atomic():
+            t = locked(tid)
+            field = rounds.load(t)
+            if t.status == Tournament.Status.RUNNING and field.open_round is None and len(field.active) >= 2:
+                rounds.pair_next(t, field, now)
     for tid in Tournament.objects.filter(format=Tournament.Format.LEAGUE, status=Tournament.Status.RUNNING,
                                          season_end__lte=now).values_list("pk", flat=True):
         with transaction.atomic():
@@ -398,9 +407,10 @@ def disqualify(t, by, user, reason: str, now=None) -> Sanction:
 
 
 # --- judges: results and sanctions ------------------------------------------------------------------
-def set_result(t, by, match_id, placements, modified: bool = False, now=None) -> Table:
+def set_result(t, by, match_id, placements, modified: bool = False, now=None, reason: str = "") -> Table:
     """A judge's (or the organizer's) result for a table of the open round, as if the match had
-    ended so: ``placements`` are the table's user ids, best first. A running match is stopped."""
+    ended so: ``placements`` are the table's user ids, best first. A running match is stopped.
+    For a table of a closed round this is a correction (``correct_result``)."""
     now = _now(now)
     with transaction.atomic():
         t = locked(_pk(t))
@@ -409,14 +419,14 @@ def set_result(t, by, match_id, placements, modified: bool = False, now=None) ->
         table = Table.objects.select_related("round").filter(round__tournament=t, match_id=match_id).first()
         if table is None:
             raise NotFound(_("This match is not part of this tournament."))
-        if table.round.closed:
-            raise Conflict(_("That round is closed; its results are final."))
         if (not isinstance(placements, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in placements)
                 or sorted(placements) != sorted(table.users)):
             raise Invalid(_("'placements' must list the players of this match (%(users)s), best first.") % {
                 "users": table.users})
         if not isinstance(modified, bool):
             raise Invalid(_("'modified' must be true or false."))
+        if table.round.closed:
+            return _correct(t, by, table, placements, modified, reason)
         match = matchstop.lock(table.match_id)
         matchstop.stop(match)
         table.result = {"placements": placements, "kind": "modified_win" if modified else "win", "source": "judge"}
@@ -425,6 +435,29 @@ def set_result(t, by, match_id, placements, modified: bool = False, now=None) ->
         if t.status == Tournament.Status.RUNNING:
             rounds.advance(t, now)
         return table
+
+
+def _correct(t: Tournament, by, table: Table, placements: list[int], modified: bool, reason: str) -> Table:
+    """Change a closed round's result. Organizer and head judges only, with a recorded reason.
+    Swiss and league rounds: the standings follow at once; rounds already paired from the old
+    standings stand (pairings are never redone). Knockout: only while no later round was paired
+    from it (the winner would already play on) — i.e. the final."""
+    if not may_disqualify(t, by):
+        raise Forbidden(_("Only the organizer and head judges correct the result of a closed round."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise Invalid(_("Give the reason for the correction; it is recorded."))
+    if table.round.stage == logic.KNOCKOUT and Round.objects.filter(tournament=t, number__gt=table.round.number).exists():
+        raise Conflict(_("A later knockout round was already paired from this result; it can no longer be corrected."))
+    old = table.result
+    table.result = {"placements": placements, "kind": "modified_win" if modified else "win", "source": "correction"}
+    table.decided_by = by
+    table.save(update_fields=["result", "decided_by"])
+    ResultCorrection.objects.create(table=table, by=by, reason=reason[:500], old=old, new=table.result)
+    if t.status == Tournament.Status.FINISHED:  # the champion may change with the result
+        t.winner_id = rounds.champion_of(t, rounds.load(t))
+        t.save(update_fields=["winner"])
+    return table
 
 
 SANCTION_KINDS = {c.value for c in Sanction.Kind}

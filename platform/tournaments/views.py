@@ -17,8 +17,8 @@ from . import logic, presenters, queries, services
 from .errors import TournamentError
 from .forms import OfficialForm, RegisterForm, SanctionForm, TournamentForm
 from .loading import load
-from .models import Official, Round, Sanction, Tournament
-from .roles import HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, roles_of
+from .models import Official, ResultCorrection, Round, Sanction, Tournament
+from .roles import HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, may_disqualify, roles_of
 
 LIST_SIZE = 100
 
@@ -179,6 +179,12 @@ def round_page(request, pk: int, n: int):
                        "placements": [names.get(u, "?") for u in res["placements"]] if res else [],
                        "kind": (res or {}).get("kind"), "source": (res or {}).get("source"),
                        "places": range(1, len(tb.users) + 1)})
+    corrections = [{"c": c, "by": names.get(c.by_id) or c.by.username,
+                    "old": [names.get(u, "?") for u in (c.old or {}).get("placements", [])],
+                    "new": [names.get(u, "?") for u in c.new.get("placements", [])], "match": c.table.match_id}
+                   for c in ResultCorrection.objects.filter(table__round=rnd).select_related("by", "table")]
+    ctx.update({"corrections": corrections, "may_correct": rnd.closed and request.user.is_authenticated
+                and may_disqualify(t, request.user)})
     ctx.update({"rnd": rnd, "tables": tables, "byes": [names.get(u, "?") for u in rnd.byes],
                 "unpaired": [names.get(u, "?") for u in rnd.unpaired_losses],
                 "rounds": [r.number for r in ctx["field"].rounds]})
@@ -198,7 +204,8 @@ def round_result(request, pk: int, n: int):
         messages.error(request, _("Choose a player for every place."))
         return redirect("tournament-round", pk, n)
     try:
-        services.set_result(t, request.user, match_id, placements, request.POST.get("modified") == "on")
+        services.set_result(t, request.user, match_id, placements, request.POST.get("modified") == "on",
+                            reason=request.POST.get("reason", ""))
         messages.success(request, _("The result is recorded."))
     except TournamentError as exc:
         messages.error(request, exc.message)

@@ -167,7 +167,7 @@ def test_judges_set_results_and_record_sanctions(make_user):
     # A judge's result on the other table closes the round; a closed round's results are final.
     services.set_result(t, judge, b_table.match_id, b_table.users, modified=True)
     assert open_round(t).number == 2
-    with pytest.raises(Conflict):
+    with pytest.raises(Forbidden):  # the round is closed: only the organizer or a head judge corrects it
         services.set_result(t, judge, b_table.match_id, b_table.users[::-1])
     with pytest.raises(Forbidden):
         services.set_result(t, ps[0], open_round(t).tables.first().match_id, open_round(t).tables.first().users)
