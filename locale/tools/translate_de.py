@@ -489,6 +489,47 @@ DE = {
     "You have no tournament matches yet.": "Du hast noch keine Turnierpartien.",
     "Set result": "Ergebnis eintragen",
     "Choose a player.": "Wähle eine Person aus.",
+    # games/orden/web (decks)
+    "Decks": "Decks",
+    "leave out": "weglassen",
+    "name": "Name",
+    "New deck": "Neues Deck",
+    "Deck “%(name)s”": "Deck „%(name)s“",
+    "Nachziehstapel": "Nachziehstapel",
+    "cards": "Karten",
+    "Rules: the Pfad holds every rank once, in order (VI+ and IX+ may be left out; IV, V, VI and VI+ in any path's version); each card at most as often as the base set has it.":
+        "Regeln: Der Pfad enthält jeden Rang genau einmal in der richtigen Reihenfolge (VI+ und IX+ dürfen fehlen; IV, V, VI und VI+ in der Version eines beliebigen Pfades); jede Karte höchstens so oft, wie das Grundspiel sie enthält.",
+    "Pfad": "Pfad",
+    "in deck": "im Deck",
+    "Back to my decks": "Zurück zu meinen Decks",
+    "My decks": "Meine Decks",
+    "A deck is a Pfad (the rank cards) and a Nachziehstapel. Pick one when you join a game; it stays locked for that match or tournament.":
+        "Ein Deck besteht aus dem Pfad (den Rangkarten) und dem Nachziehstapel. Du wählst es, wenn du einer Partie beitrittst; für diese Partie oder dieses Turnier bleibt es dann fest.",
+    "Build a new deck": "Neues Deck bauen",
+    "Path": "Pfad",
+    "Cards": "Karten",
+    "Changed": "Geändert",
+    "Copy": "Kopieren",
+    "Delete": "Löschen",
+    "You have no decks of your own yet. Start from a starter deck:": "Du hast noch keine eigenen Decks. Fang mit einem Startdeck an:",
+    "Starter decks": "Startdecks",
+    "Copy into my decks": "In meine Decks kopieren",
+    "Build from it": "Daraus bauen",
+    "Deck saved.": "Deck gespeichert.",
+    "Copied as “%(name)s”. Change it as you like.": "Als „%(name)s“ kopiert. Ändere es, wie du willst.",
+    "Deck deleted. Matches and tournaments keep the list they started with.":
+        "Deck gelöscht. Laufende Partien und Turniere behalten die Liste, mit der sie begonnen haben.",
+    # tournaments: corrections
+    "Only the organizer and head judges correct the result of a closed round.":
+        "Nur die Turnierleitung und Hauptschiedsrichter korrigieren das Ergebnis einer abgeschlossenen Runde.",
+    "Give the reason for the correction; it is recorded.": "Gib den Grund für die Korrektur an; er wird festgehalten.",
+    "A later knockout round was already paired from this result; it can no longer be corrected.":
+        "Aus diesem Ergebnis wurde schon eine spätere K.-o.-Runde ausgelost; es kann nicht mehr korrigiert werden.",
+    "corrected": "korrigiert",
+    "Correct this result": "Dieses Ergebnis korrigieren",
+    "Reason (recorded)": "Grund (wird festgehalten)",
+    "Correct the result": "Ergebnis korrigieren",
+    "Corrections": "Korrekturen",
 }
 
 root = Path(__file__).resolve().parents[2]
