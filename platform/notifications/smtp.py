@@ -1,10 +1,6 @@
 """An SMTP client that lets the caller commit "sent" between handing over a message and the
 final "." with which the server takes it (one connection per worker thread, reused).
 
-Used that way by the digests. Single deliveries (mail.send_batch) now commit "sent" after the
-server's 250 and resend stale SENDING rows with the same Message-ID instead (mail.py's
-docstring has the policy); the reasoning below is the digests'.
-
 Why: a server takes a mail once its final "." arrived, even if the client dies before the
 answer (as MTAs do). So "sent" is committed first: a worker killed before that commit leaves
 the server a half message it discards, and the retry sends it once; a worker killed while
