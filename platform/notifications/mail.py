@@ -1,34 +1,17 @@
 """E-mails of notifications and digests: built in the user's language, sent once.
 
-Deliveries (``send_batch``): one task claims up to ``conf.BATCH_SIZE`` due e-mail deliveries
-(its own first) under their row locks (``SKIP LOCKED``: concurrent senders take disjoint
-rows), marks them SENDING with its claim token and commits; then sends them one after the
-other over the process's one SMTP connection (smtp.py) and commits "sent" after each 250.
-Failures go back to PENDING with a back-off and a task of their own (or FAILED after
-``conf.MAX_ATTEMPTS``).
-
-Crash policy (issue 5: lose nothing, send nothing twice): a sender killed before the final
-"." leaves a half message the server discards; a sender killed after the "." but before its
-"sent" commit leaves a SENDING row. Which of the two happened cannot be known, so the flush
-sends stale SENDING rows again rather than losing them, with the same ``Message-ID``
-(``<spieltisch.n<id>.email@domain>``, fixed per delivery): the mail is never lost, and in the
-one window where the server may already hold it (between its 250 and our commit, about a
-millisecond) the repeat carries the same Message-ID, which receiving systems use to drop
-duplicates. Digests (``send_digest``) still commit "sent" before the final "." (a kill in the
-sub-millisecond window between that commit and the "." loses the digest instead).
+``send_delivery`` and ``send_digest`` take the row lock, check the row is still unsent, hand
+the message to the SMTP server and commit "sent" before the final "." (see smtp.py).
 """
 from __future__ import annotations
 
 import email.policy
 import logging
-import secrets
-import time
-from datetime import timedelta
+from email.utils import make_msgid
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -49,12 +32,6 @@ def _unsubscribe_url(user_id: int, kind: str) -> str:
     return conf.site_url() + reverse("notifications:unsubscribe", args=[unsubscribe_token(user_id, kind)])
 
 
-def message_id(key: str) -> str:
-    """Fixed per message (the idempotency key), so that a repeat after a crash can be told."""
-    domain = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip(">").strip() or "localhost"
-    return f"<spieltisch.{key.replace(':', '.')}@{domain}>"
-
-
 def _message(user, subject: str, template: str, context: dict, kind: str, key: str) -> EmailMultiAlternatives:
     lang = user_lang(user)
     unsubscribe = _unsubscribe_url(user.id, kind)
@@ -64,10 +41,11 @@ def _message(user, subject: str, template: str, context: dict, kind: str, key: s
     with translation.override(lang):
         body = render_to_string(f"notifications/mail/{template}.{lang}.txt", context)
         html = render_to_string(f"notifications/mail/{template}.{lang}.html", context)
+    domain = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip(">") or "localhost"
     msg = EmailMultiAlternatives(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email], headers={
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",  # RFC 8058: one click in the mail client
-        "Message-ID": message_id(key),
+        "Message-ID": make_msgid(idstring=key.replace(":", ".")[:60], domain=domain),
         "X-Spieltisch-Key": key,
     })
     msg.attach_alternative(html, "text/html")
@@ -130,78 +108,22 @@ def finish(pending, on_refused) -> None:
         logger.warning("no answer to the end of a mail; counted as sent", exc_info=True)
 
 
-def _backoff(attempts: int) -> int:
-    """Seconds before the next try after ``attempts`` failed ones: 10, 20, 40, … ≤ 600."""
-    return min(600, 10 * 2 ** max(0, attempts - 1))
-
-
-def claim(first_id: int, limit: int | None = None, now=None) -> str:
-    """PENDING → SENDING for ``first_id`` and up to ``limit - 1`` other due e-mail deliveries;
-    returns the claim token ("" if ``first_id`` is not PENDING: sent, or taken by another)."""
-    limit = limit or conf.BATCH_SIZE
-    now = now or timezone.now()
-    token = secrets.token_hex(16)
-    pending = Delivery.objects.select_for_update(skip_locked=True).filter(
-        status=Delivery.Status.PENDING, channel=Delivery.Channel.EMAIL)
+def send_delivery(delivery_id: int) -> str:
     with transaction.atomic():
-        ids = list(pending.filter(pk=first_id).values_list("pk", flat=True))
-        if not ids:
-            return ""
-        if limit > 1:
-            ids += list(pending.filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).exclude(pk=first_id)
-                        .order_by("pk").values_list("pk", flat=True)[:limit - 1])
-        # The status condition makes the claim exclusive on databases without row locks too.
-        Delivery.objects.filter(pk__in=ids, status=Delivery.Status.PENDING).update(
-            status=Delivery.Status.SENDING, claim=token, claimed_at=now)
-    return token
+        delivery = (Delivery.objects.select_for_update(of=("self",))
+                    .select_related("notification__user__profile").filter(pk=delivery_id).first())
+        if delivery is None or delivery.status != Delivery.Status.PENDING:
+            return "skipped"  # sent already (a redelivered or re-enqueued task)
 
+        def mark_sent():
+            delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
+            delivery.attempts += 1
+            delivery.save(update_fields=["status", "sent_at", "attempts"])
 
-def send_batch(first_id: int, limit: int | None = None) -> str:
-    """Claim and send (see the module docstring); "skipped" if ``first_id`` was not PENDING."""
-    from .services import enqueue
-
-    token = claim(first_id, limit)
-    if not token:
-        return "skipped"
-    mine = Delivery.objects.filter(claim=token, status=Delivery.Status.SENDING)
-    batch = list(mine.select_related("notification__user__profile").order_by("pk"))
-    started = time.monotonic()
-    retry: list[tuple[int, int]] = []
-    result = "skipped"
-    for i, delivery in enumerate(batch):
-        if time.monotonic() - started > conf.BATCH_SECONDS:  # slow server: hand the rest back
-            rest = [d.pk for d in batch[i:]]
-            mine.filter(pk__in=rest).update(status=Delivery.Status.PENDING, claim="")
-            enqueue(rest)
-            break
-        try:
-            msg = delivery_message(delivery)
-            if smtp.uses_smtp():
-                smtp.send(msg.from_email, msg.recipients(), msg.message(policy=email.policy.SMTP).as_bytes())
-            else:
-                msg.send()
-        except Exception as exc:  # refused, server down, no answer after the ".": try again later
-            logger.warning("mail of delivery %s failed: %s", delivery.pk, exc)
-            attempts = delivery.attempts + 1
-            if attempts >= conf.MAX_ATTEMPTS:
-                mine.filter(pk=delivery.pk).update(status=Delivery.Status.FAILED, attempts=attempts,
-                                                   error=str(exc)[:300], claim="")
-            else:
-                wait = _backoff(attempts)
-                mine.filter(pk=delivery.pk).update(status=Delivery.Status.PENDING, attempts=attempts,
-                                                   error=str(exc)[:300], claim="",
-                                                   not_before=timezone.now() + timedelta(seconds=wait))
-                retry.append((delivery.pk, wait))
-            if delivery.pk == first_id:
-                result = "later"
-            continue
-        mine.filter(pk=delivery.pk).update(status=Delivery.Status.SENT, sent_at=timezone.now(),
-                                           attempts=delivery.attempts + 1, error="")
-        if delivery.pk == first_id:
-            result = "sent"
-    for delivery_id, wait in retry:
-        enqueue([delivery_id], countdown=wait)
-    return result
+        pending = send(delivery_message(delivery), mark_sent)
+    finish(pending, lambda: Delivery.objects.filter(pk=delivery_id).update(status=Delivery.Status.PENDING,
+                                                                          sent_at=None))
+    return "sent"
 
 
 def digest_message(digest: Digest, deliveries: list[Delivery]) -> EmailMultiAlternatives:

@@ -26,11 +26,8 @@ class Notification(models.Model):
 
 class Delivery(models.Model):
     """One send of a notification on one channel (e-mail; push: one per browser). A send
-    happens only for a row its sender claimed (PENDING → SENDING under the row lock; push:
-    under the row lock while PENDING), so a task that runs twice (redelivered after a crash,
-    re-enqueued by the flush) never sends twice. A SENDING row left by a killed worker is
-    sent again by the flush after ``conf.SENDING_STALE_MINUTES``, with the same Message-ID
-    (see mail.py: nothing is lost; a receiver dedupes the rare repeat by Message-ID)."""
+    happens only while the row is PENDING and under its row lock, so a task that runs twice
+    (redelivered after a crash, re-enqueued by the flush) never sends twice."""
 
     class Channel(models.TextChoices):
         EMAIL = "email"
@@ -38,7 +35,6 @@ class Delivery(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending"  # a task is (or will be) enqueued
-        SENDING = "sending"  # claimed by a sender (mail.send_batch); the SMTP transaction runs
         HELD = "held"  # quiet hours: the flush releases it at not_before
         DIGEST = "digest"  # goes out with the user's daily digest
         SENT = "sent"
@@ -51,8 +47,6 @@ class Delivery(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     not_before = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
-    claim = models.CharField(max_length=32, blank=True)  # the sender that set SENDING
-    claimed_at = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=300, blank=True)
     digest = models.ForeignKey("Digest", null=True, blank=True, on_delete=models.SET_NULL, related_name="deliveries")
     created_at = models.DateTimeField(auto_now_add=True)

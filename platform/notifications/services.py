@@ -113,41 +113,14 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
     return notification
 
 
-def enqueue(delivery_ids: list[int], countdown: int | None = None) -> None:
-    """A ``deliver`` task per delivery (after ``countdown`` seconds: a retry). In-process (the
-    embedded default runs tasks eagerly) a retry runs on a timer thread, so it comes as promptly
-    as a worker's would; if the process ends first, the periodic flush sends it."""
+def enqueue(delivery_ids: list[int]) -> None:
     from .tasks import deliver
 
-    if countdown and deliver.app.conf.task_always_eager:
-        import threading
-
-        timer = threading.Timer(countdown, _deliver_in_process, args=(list(delivery_ids),))
-        timer.daemon = True
-        timer.start()
-        return
     for delivery_id in delivery_ids:
         try:
-            if countdown:
-                deliver.apply_async((delivery_id,), countdown=countdown)
-            else:
-                deliver.delay(delivery_id)
+            deliver.delay(delivery_id)
         except Exception:  # the broker is down: the flush re-enqueues PENDING rows later
             logger.warning("could not enqueue delivery %s", delivery_id, exc_info=True)
-
-
-def _deliver_in_process(delivery_ids: list[int]) -> None:
-    from django.db import close_old_connections
-
-    from .tasks import deliver
-
-    try:
-        for delivery_id in delivery_ids:
-            deliver.delay(delivery_id)
-    except Exception:  # the flush tries again
-        logger.warning("in-process retry of %s failed", delivery_ids, exc_info=True)
-    finally:
-        close_old_connections()
 
 
 def push_live(user_id: int, extra: dict | None = None) -> None:
@@ -216,28 +189,16 @@ def unsubscribe(user, kind: str) -> None:
 # --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
 def flush(now: datetime | None = None, limit: int = 2000) -> int:
     """Release held deliveries whose quiet hours are over; re-enqueue PENDING ones whose task
-    was lost (broker restarted, enqueue failed) or whose retry is due, and SENDING ones a killed
-    sender left (sent again with the same Message-ID: see mail.py). A task never sends a row it
-    has not claimed (see tasks.deliver)."""
+    was lost (broker restarted, enqueue failed). Sending twice is impossible (see tasks.deliver)."""
     now = now or timezone.now()
-    stale = list(Delivery.objects.filter(status=Delivery.Status.SENDING,
-                                         claimed_at__lt=now - timedelta(minutes=conf.SENDING_STALE_MINUTES))
-                 .values_list("pk", flat=True)[:limit])
-    if stale:
-        Delivery.objects.filter(pk__in=stale, status=Delivery.Status.SENDING,
-                                claimed_at__lt=now - timedelta(minutes=conf.SENDING_STALE_MINUTES)).update(
-            status=Delivery.Status.PENDING, claim="")
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
                     .values_list("pk", flat=True)[:limit])
     if released:
         Delivery.objects.filter(pk__in=released, status=Delivery.Status.HELD).update(status=Delivery.Status.PENDING)
-    lost = now - timedelta(minutes=conf.STUCK_MINUTES)
-    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING)
-                 .filter(Q(not_before__isnull=True, created_at__lt=lost)  # its task was lost
-                         | Q(attempts__gt=0, not_before__lte=now)  # a retry that is due
-                         | Q(not_before__lte=lost))
-                 .values_list("pk", flat=True)[:limit])
-    ids = sorted(set(released) | set(stuck) | set(stale))
+    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
+                                         created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
+                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", flat=True)[:limit])
+    ids = sorted(set(released) | set(stuck))
     enqueue(ids)
     return len(ids)
 

@@ -13,35 +13,25 @@ def _backoff(retries: int) -> int:
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
              max_retries=conf.MAX_ATTEMPTS)
 def deliver(self, delivery_id: int) -> str:
-    """E-mail: send this delivery and the other due ones up to a batch (mail.send_batch, which
-    schedules its own retries); a delivery sent by an earlier batch costs one query here.
-    Push: this browser's delivery, retried by Celery."""
     from . import mail, push
     from .models import Delivery
 
-    row = Delivery.objects.filter(pk=delivery_id).values_list("channel", "status").first()
-    if row is None:
+    channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
+    if channel is None:
         return "missing"
-    if row[1] != Delivery.Status.PENDING:
-        return "skipped"  # sent already (by a batch, a redelivered or re-enqueued task)
-    if row[0] == Delivery.Channel.EMAIL:
-        return mail.send_batch(delivery_id)
+    sender = mail if channel == Delivery.Channel.EMAIL else push
     try:
-        return push.send_delivery(delivery_id)
-    except push.TemporaryFailure as exc:
+        return sender.send_delivery(delivery_id)
+    except (mail.TemporaryFailure, push.TemporaryFailure) as exc:
         attempts = self.request.retries + 1
-        wait = _backoff(self.request.retries)
+        Delivery.objects.filter(pk=delivery_id).update(attempts=attempts, error=str(exc)[:300])
+        if self.request.is_eager:
+            return "later"  # in-process (embedded default): the periodic flush tries again
         if attempts > conf.MAX_ATTEMPTS:
             Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
-                attempts=attempts, error=str(exc)[:300], status=Delivery.Status.FAILED)
+                status=Delivery.Status.FAILED)
             return "failed"
-        Delivery.objects.filter(pk=delivery_id).update(attempts=attempts, error=str(exc)[:300])
-        if self.request.is_eager:  # in-process (embedded default): a timer thread tries again
-            from .services import enqueue
-
-            enqueue([delivery_id], countdown=wait)
-            return "later"
-        raise self.retry(countdown=wait, exc=exc)
+        raise self.retry(countdown=_backoff(self.request.retries), exc=exc)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
