@@ -51,8 +51,19 @@ def wait_for(predicate, timeout: float = 20.0, interval: float = 0.05):
         time.sleep(interval)
 
 
+@pytest.fixture
+def celery_worker(_celery_worker_process):
+    """The worker for one test; afterwards wait until it is idle, so that a task the test set
+    off (a follow-up, a mail, a bot move) does not touch the database while it is flushed."""
+    yield _celery_worker_process
+    if _celery_worker_process is not None:
+        from tests.support.worker import wait_idle
+
+        wait_idle(timeout=60)
+
+
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):
+def _celery_worker_process(django_db_setup, django_db_blocker):
     """On the real-services path: a real Celery worker process on Redis, using the test
     database. On the embedded default tasks run eagerly and no worker is needed."""
     from tests.support.worker import start_worker

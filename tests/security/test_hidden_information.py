@@ -96,7 +96,8 @@ class Viewers:
                 texts = []
                 while True:
                     try:
-                        message = await asyncio.wait_for(layer.receive(channel), 0.5 if not texts else 0.05)
+                        # The first frame is already in the layer; a loaded machine may take a while to hand it over.
+                        message = await asyncio.wait_for(layer.receive(channel), 5.0 if not texts else 0.2)
                     except asyncio.TimeoutError:
                         break
                     texts.append(message["text"])
