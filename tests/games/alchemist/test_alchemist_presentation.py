@@ -1,4 +1,5 @@
 """Log lines, form parsing, board context and the board template (rendered standalone)."""
+import re
 from html.parser import HTMLParser
 from itertools import product
 from pathlib import Path
@@ -204,3 +205,12 @@ def test_board_context_design_groups():
     assert len(with_design) == 6  # cauldrons not producing grey
     assert all(c["design"]["values"] == list(range(1, 11)) for c in with_design)
     assert all([r["code"] for r in c["design"]["recipes"]] == ["grey:1"] for c in with_design)
+
+
+def test_design_form_names_each_recipe_also_with_player_names():
+    """The recipe radios read "2 Pilze, 1 Vogelbein" whether or not the page passes the
+    players' names (it always does on the match page)."""
+    st = arrange(E.setup(3, {}, 2, []), hands={0: {"blue": 2, "grey": 1}}, turn=0, start=0)
+    for names in (None, ["Abigail", "Merlin", "Morgana"]):
+        html = _render(E.view(st, 0), 0, E.legal_actions(st, 0), "de", names=names)
+        assert re.search(r'data-recipe="blue:2,grey:1">.*?<small>2 Pilze, 1 Vogelbein</small>', html, re.S)
