@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from games import registry
+from games.base import BadOptions
+
+from .errors import LobbyError
 from .models import Invitation
 
 
@@ -24,6 +28,26 @@ def open_invitations(user=None, *, game: str = "", players: int | None = None,
         qs = qs.filter(players=players)
     if host:
         qs = qs.filter(host__username__iexact=host)
-    for key, value in (options or {}).items():
+    for key, value in _option_filters(game, options or {}).items():
         qs = qs.filter(**{f"options__{key}": value})
     return qs.prefetch_related("entries__user", "invitees")
+
+
+def _option_filters(game: str, options: dict) -> dict:
+    """Only declared options, typed like the option: an API client's key goes into a JSON
+    lookup, where "x__contains" would be an operator (500 on SQLite), and "3" never equals 3."""
+    plugins = registry.plugins()
+    declared = {}
+    # The chosen game's own options first; another game's option simply matches nothing.
+    for plugin in sorted(plugins.values(), key=lambda p: p.meta.slug != game):
+        for option in plugin.meta.options:
+            declared.setdefault(option.key, option)
+    cleaned = {}
+    for key, raw in options.items():
+        if key not in declared:
+            raise LobbyError(f"There is no option '{key}' to filter by.")
+        try:
+            cleaned[key] = declared[key].clean(raw)
+        except BadOptions as exc:
+            raise LobbyError(str(exc)) from None
+    return cleaned

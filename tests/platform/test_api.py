@@ -2,6 +2,8 @@
 import pytest
 from rest_framework.test import APIClient
 
+from games import registry
+
 pytestmark = pytest.mark.django_db
 
 
@@ -141,3 +143,17 @@ def test_undo_and_resign_over_the_api(clients):
     r = ca.post(f"/api/matches/{match_id}/resign/")
     assert r.status_code == 200 and r.json()["status"] == "finished"
     assert ca.post(f"/api/matches/{match_id}/resign/").status_code == 409
+
+
+def test_option_filters_are_typed_and_never_a_500(clients):
+    (alice, ca), _ = clients("alice"), clients("bob")
+    ca.post("/api/invitations/", {"game": "kartenduell", "players": 2, "options": {"short": True}}, format="json")
+    assert len(ca.get("/api/invitations/?game=kartenduell&option.short=true").json()) == 1
+    assert ca.get("/api/invitations/?game=kartenduell&option.short=false").json() == []
+    if "orden" in registry.plugins():  # an int option from the query string matches the stored int
+        ca.post("/api/invitations/", {"game": "orden", "players": 2, "options": {"rounds": 3}}, format="json")
+        assert len(ca.get("/api/invitations/?game=orden&option.rounds=3").json()) == 1
+    for query in ("option.short__contains=1", "option.=1", "option.short=maybe", "option.rounds=x"):
+        r = ca.get(f"/api/invitations/?{query}")
+        assert r.status_code == 400 and r.json()["error"] == "invitation_error", query
+

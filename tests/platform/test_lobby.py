@@ -88,6 +88,10 @@ def test_filters(make_user):
     assert list(open_invitations(None, players=2)) == [long]
     assert list(open_invitations(None, host="A")) == [short]
     assert set(open_invitations(None, game="kartenduell")) == {short, long}
+    # Another game's option matches nothing; an option no game declares is refused.
+    assert list(open_invitations(None, game="kartenduell", options={"no_schools": True})) == []
+    with pytest.raises(LobbyError):
+        open_invitations(None, options={"short__contains": "1"})
 
 
 @pytest.mark.django_db(transaction=True)
