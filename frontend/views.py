@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -231,7 +232,10 @@ def match_board(request, pk: int):
     Answers 204 when the client already shows ``version``, so polling costs almost nothing."""
     known = request.GET.get("version")
     if known is not None and known.isdigit():
-        current = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+        # Still one query, but only for a match this user may watch: a 204 would otherwise
+        # tell a stranger a private match's version.
+        watchable = Q(public=True) | Q(seats__user=request.user) if request.user.is_authenticated else Q(public=True)
+        current = Match.objects.filter(watchable, pk=pk).values_list("version", flat=True).first()
         if current is not None and int(known) == current:
             return HttpResponse(status=204)
     return render(request, "frontend/match_live.html", _match_context(request, pk))
@@ -306,6 +310,8 @@ def match_chat(request, pk: int):
         messages.error(request, exc.message)
     if request.htmx:
         match = get_object_or_404(Match, pk=pk)
+        if not presenters.can_watch(match, presenters.seat_for(list(match.seats.all()), request.user)):
+            raise Http404("No such match")  # the chat of a private match is for its players only
         return render(request, "frontend/chat.html", {
             "match": match, "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
             "chat_form": ChatForm()})

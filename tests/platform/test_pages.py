@@ -140,3 +140,18 @@ def test_chat(client, make_user):
     r = client.post(f"/matches/{match.pk}/chat/", {"text": "spam"}, follow=True)
     assert "Only the players" in r.content.decode()
     assert match.chat.count() == 1
+
+
+def test_private_match_live_part_and_chat_stay_private(client, make_user):
+    alice, bob, eve = make_user("alice"), make_user("bob"), make_user("eve")
+    match = start_minigame(alice, bob, private=True, invitees=["bob"])
+    _login(client, alice)
+    client.post(f"/matches/{match.pk}/chat/", {"text": "Nur für Bob"})
+    assert client.get(f"/matches/{match.pk}/live/?version={match.version}").status_code == 204
+    for stranger in (eve, None):
+        c = _login(client.__class__(), stranger) if stranger else client.__class__()
+        # the polling shortcut must not confirm the version, nor htmx's chat answer show the chat
+        assert c.get(f"/matches/{match.pk}/live/?version={match.version}").status_code in (302, 404)
+        r = c.post(f"/matches/{match.pk}/chat/", {"text": "hallo"}, HTTP_HX_REQUEST="true")
+        assert r.status_code in (302, 404) and "Nur für Bob" not in r.content.decode()
+
