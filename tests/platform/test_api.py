@@ -157,3 +157,24 @@ def test_option_filters_are_typed_and_never_a_500(clients):
         r = ca.get(f"/api/invitations/?{query}")
         assert r.status_code == 400 and r.json()["error"] == "invitation_error", query
 
+
+
+def test_leave_cancel_and_my_turn_list(clients):
+    (alice, ca), (bob, cb), (carl, cc) = clients("alice"), clients("bob"), clients("carl")
+    inv = ca.post("/api/invitations/", {"game": "kartenduell", "players": 3}, format="json").json()
+    assert cb.post(f"/api/invitations/{inv['id']}/join/", {}, format="json").json()["seats_taken"] == 2
+    r = cb.post(f"/api/invitations/{inv['id']}/leave/")
+    assert r.status_code == 200 and r.json()["seats_taken"] == 1
+    r = cb.post(f"/api/invitations/{inv['id']}/cancel/")
+    assert r.status_code == 403 and r.json()["error"] == "invitation_error"
+    assert ca.post(f"/api/invitations/{inv['id']}/cancel/").json()["status"] == "cancelled"
+    assert cc.post(f"/api/invitations/{inv['id']}/join/", {}, format="json").status_code == 409
+    assert ca.get("/api/invitations/?status=open").json() == []
+    # ?mine=1&to_move=1: only the matches waiting for the requester
+    inv = ca.post("/api/invitations/", {"game": "kartenduell", "players": 2}, format="json").json()
+    cb.post(f"/api/invitations/{inv['id']}/join/", {}, format="json")
+    m = ca.get(f"/api/matches/{ca.get(f'/api/invitations/{inv['id']}/').json()['match']}/").json()
+    mover, waiter = (ca, cb) if m["your_seat"] == m["to_move"][0] else (cb, ca)
+    assert [x["id"] for x in mover.get("/api/matches/?mine=1&to_move=1").json()] == [m["id"]]
+    assert waiter.get("/api/matches/?mine=1&to_move=1").json() == []
+    assert [x["id"] for x in waiter.get("/api/matches/?mine=1").json()] == [m["id"]]
