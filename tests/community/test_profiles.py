@@ -110,3 +110,20 @@ def test_watch_lists_live_public_matches_only(make_user, client):
         start_minigame(alice, bob)
         _finished(alice, bob)
     assert _queries(client, "/watch/") == few
+
+
+def test_profile_shows_timeouts_and_tournaments(make_user, client):
+    """Timeouts come from the clocks app's record, tournaments from the user's entries
+    (an organizer's own tournament without an entry is not listed)."""
+    from clocks.models import PlayerRecord
+    from tournaments.models import Entrant, Tournament
+
+    alice, org = make_user("alice"), make_user("org")
+    PlayerRecord.objects.create(user=alice, moves=40, timeouts=2)
+    cup = Tournament.objects.create(name="Alchemist Cup", game="alchemist", organizer=org, seed=1)
+    Tournament.objects.create(name="Org's League", game="alchemist", organizer=alice, seed=2)
+    Entrant.objects.create(tournament=cup, user=alice)
+    page = client.get("/users/alice/").content.decode()
+    assert "timeouts: 2" in page
+    assert "Alchemist Cup" in page and "Org&#x27;s League" not in page and "Org's League" not in page
+    assert client.get("/api/users/alice/").json()["timeouts"] == 2
