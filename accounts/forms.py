@@ -40,6 +40,14 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = self.instance.user.email
 
+    def clean_email(self):
+        # One account per address, as at sign-up: a password reset mails every account that has it.
+        email = self.cleaned_data["email"]
+        others = get_user_model().objects.exclude(pk=self.instance.user_id)
+        if others.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this e-mail address exists already."))
+        return email
+
     def save(self, commit=True):
         profile = super().save(commit=commit)
         user = profile.user

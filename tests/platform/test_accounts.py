@@ -59,3 +59,18 @@ def test_profile_language_and_time_zone(client, make_user):
     r = client.post("/accounts/profile/", {"display_name": "x", "language": "fr", "timezone": "Mars/Base",
                                            "email": "bad"})
     assert r.status_code == 200 and r.content.decode().count("errorlist") >= 3
+
+
+def test_profile_email_must_not_be_someone_elses(client, make_user):
+    make_user("erster")
+    user = make_user("zweiter")
+    client.force_login(user)
+    r = client.post("/accounts/profile/", {"display_name": "", "language": "en", "timezone": "Europe/Berlin",
+                                           "email": "ERSTER@example.org"})
+    assert r.status_code == 200 and "exists already" in r.content.decode()
+    user.refresh_from_db()
+    assert user.email == "zweiter@example.org"
+    r = client.post("/accounts/profile/", {"display_name": "", "language": "en", "timezone": "Europe/Berlin",
+                                           "email": "zweiter@example.org"})
+    assert r.status_code == 302  # keeping one's own address is fine
+
