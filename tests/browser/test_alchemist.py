@@ -90,3 +90,43 @@ def test_two_players_without_schools(live_site, browser):
     for page in pages:
         page.reload()
         assert page.locator("tr[data-place]").count() == 2
+
+
+def _fits_the_screen(page):
+    """Nothing visible wider than the phone's screen (no sideways scrolling), text large enough.
+    (Closed <details> keep laid-out boxes in Chromium; only what is shown counts.)"""
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    too_wide = page.evaluate("""(w) => [...document.querySelectorAll('.alc-board *')]
+        .filter(e => e.checkVisibility() && e.getBoundingClientRect().right > w + 1)
+        .map(e => [e.className || e.tagName, Math.round(e.getBoundingClientRect().right)])""", width)
+    assert too_wide == []
+    size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.alc-board')).fontSize)")
+    assert size >= 13
+
+
+def test_board_fits_a_phone(live_site, browser):
+    """On a 390 px wide phone the board (compendium, my screen, open design form) needs no
+    sideways scrolling, and a design can be made through it."""
+    phone = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+             "has_touch": True}
+    pages = [browser.new_context(**phone).new_page() for _ in range(2)]
+    for page, name in zip(pages, ("abigail", "merlin")):
+        sign_up(page, live_site, name, lang="de")
+    url = create_invitation(pages[0], live_site, "alchemist", 2)
+    match_url = join(pages[1], url)
+    pages[0].goto(match_url)
+    for page in pages:
+        page.wait_for_function("window.__liveSocketOpen === true")
+        _fits_the_screen(page)
+    mover = next(p for p in pages if p.locator("#match-status[data-my-turn='1']").count())
+    assert mover.locator("section.alc-screen").is_visible()
+    design = mover.locator("details.alc-design").first
+    design.locator("summary").click()
+    assert design.locator(".alc-forbidden").is_visible()
+    _fits_the_screen(mover)
+    version = int(mover.locator("#live").get_attribute("data-version"))
+    design.locator("button[type=submit]").click()
+    for page in pages:
+        page.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)
+    assert Match.objects.get().log.filter(kind="action").count() == 1
