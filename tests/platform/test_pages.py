@@ -155,3 +155,18 @@ def test_private_match_live_part_and_chat_stay_private(client, make_user):
         r = c.post(f"/matches/{match.pk}/chat/", {"text": "hallo"}, HTTP_HX_REQUEST="true")
         assert r.status_code in (302, 404) and "Nur für Bob" not in r.content.decode()
 
+
+
+def test_polling_fallback_answers_204_until_the_match_changes(client, make_user):
+    from matches import services
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+    _login(client, alice)
+    url = f"/matches/{match.pk}/live/?version=0"
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 204
+    assert len([q for q in ctx.captured_queries if "matches_match" in q["sql"]]) == 1
+    services.submit_action(match.pk, match.seats.get(seat=match.to_move[0]).user, {"type": "draw"}, 0)
+    r = client.get(url)
+    assert r.status_code == 200 and 'data-version="1"' in r.content.decode()
