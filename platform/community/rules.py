@@ -1,7 +1,8 @@
 """The block list as the lobby and the chat ask it (hooks in lobby.services.join and
-matches.chat.post). A block works both ways for joining (nobody ends up at a table with
-someone they blocked, or who blocked them) and one way for chat (a blocked user cannot write
-to a match where someone blocked them)."""
+create_invitation, and matches.chat.post). A block works both ways for joining and private
+invitations (nobody ends up at a table with, or is addressed by, someone they blocked or who
+blocked them) and one way for chat (a blocked user cannot write to a match where someone
+blocked them)."""
 from __future__ import annotations
 
 from django.db.models import Q
@@ -28,6 +29,18 @@ def assert_may_join(user, invitation) -> None:
     people = [invitation.host_id, *invitation.entries.filter(user__isnull=False).values_list("user_id", flat=True)]
     if blocked_between(user.id, people):
         raise LobbyError("You cannot join this invitation: a block is in place between you and a player.", 403)
+
+
+def assert_may_invite(host, invitees) -> None:
+    """A private invitation (with its comment) reaches the invitee's lobby, so it counts as a
+    message: nobody may address one to someone with a block between them."""
+    ids = [u.pk for u in invitees if u.pk != host.id]
+    pairs = Block.objects.filter(Q(user_id=host.id, blocked_id__in=ids) | Q(user_id__in=ids, blocked_id=host.id)) \
+        .values_list("user_id", "blocked_id")
+    others = {b if a == host.id else a for a, b in pairs}
+    names = sorted(u.username for u in invitees if u.pk in others)
+    if names:
+        raise LobbyError(f"You cannot invite {', '.join(names)}: a block is in place between you.", 403)
 
 
 def assert_may_message(user, match_id: int) -> None:

@@ -51,6 +51,9 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
         missing = set(names) - {u.username for u in invitee_users}
         if missing:
             raise LobbyError(f"Unknown user(s): {', '.join(sorted(missing))}.")
+        from community.rules import assert_may_invite  # the block list (platform/community)
+
+        assert_may_invite(host, invitee_users)
     with transaction.atomic():
         invitation = Invitation.objects.create(
             game=game, host=host, players=players, options=options, move_days=move_days,

@@ -113,3 +113,19 @@ def test_one_click_private_invitation_to_a_friend(make_user):
     assert inv.match_id is not None and not inv.match.public
     r = c.post("/users/bob/invite/", {"game": "kartenduell", "players": 9, "move_days": 3})
     assert r.status_code == 200 and Invitation.objects.count() == 1  # a form error, not a 500
+
+
+def test_no_private_invitation_across_a_block(make_user):
+    """A private invitation (and its comment) lands in the invitee's lobby: a blocked user
+    cannot address one to me, nor I to someone I blocked."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    community.block(alice, "bob")
+    for host, invitee in ((bob, "alice"), (alice, "bob")):
+        with pytest.raises(LobbyError, match="block") as exc:
+            lobby.create_invitation(host, game="kartenduell", players=3, private=True,
+                                    invitees=[invitee, "carol"], comment="hi")
+        assert exc.value.status == 403
+    assert not Invitation.objects.exists()
+    r = _client(bob).post("/users/alice/invite/", {"game": "kartenduell", "players": 2, "move_days": 3})
+    assert r.status_code == 200 and "block" in r.content.decode() and not Invitation.objects.exists()
+    lobby.create_invitation(bob, game="kartenduell", players=2, private=True, invitees=["carol"])
