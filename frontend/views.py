@@ -282,7 +282,7 @@ def match_undo(request, pk: int):
     try:
         match_services.undo(pk, request.user, _int(request.POST.get("version")))
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, _translate_error(exc))
     return _back_to_match(request, pk)
 
 
@@ -293,7 +293,7 @@ def match_resign(request, pk: int):
         match_services.resign(pk, request.user)
         messages.info(request, _("You have left the match."))
     except MatchError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, _translate_error(exc))
     return redirect("match", pk)
 
 

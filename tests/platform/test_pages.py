@@ -170,3 +170,16 @@ def test_polling_fallback_answers_204_until_the_match_changes(client, make_user)
     services.submit_action(match.pk, match.seats.get(seat=match.to_move[0]).user, {"type": "draw"}, 0)
     r = client.get(url)
     assert r.status_code == 200 and 'data-version="1"' in r.content.decode()
+
+
+def test_undo_and_resign_refusals_in_german(client, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    alice.profile.language = "de"
+    alice.profile.save()
+    match = start_minigame(alice, bob)
+    _login(client, alice)
+    r = client.post(f"/matches/{match.pk}/undo/", {"version": 7}, follow=True)
+    assert "Die Partie hat sich inzwischen geändert" in r.content.decode()
+    client.post(f"/matches/{match.pk}/resign/")
+    r = client.post(f"/matches/{match.pk}/resign/", follow=True)
+    assert "Diese Partie ist beendet." in r.content.decode()
