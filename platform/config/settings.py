@@ -130,6 +130,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for the next one
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Worker processes keep their database connection (config/celery.py); the fixup closes it
+# only every this many tasks.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 # With Redis, a task whose worker died unacknowledged is handed out again only after the
 # visibility timeout (kombu's default: 1 hour). Longer than any countdown we use (≤ 10 min).
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -104,7 +104,7 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
                                            status=Delivery.Status.HELD if held else Delivery.Status.PENDING,
                                            not_before=held))
         Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
-        due = [d.pk for d in deliveries if d.status == Delivery.Status.PENDING]
+        due = [(d.pk, d.channel) for d in deliveries if d.status == Delivery.Status.PENDING]
         user_id = user.id
         frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
                  "kind": kind}
@@ -113,14 +113,16 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
     return notification
 
 
-def enqueue(delivery_ids: list[int]) -> None:
+def enqueue(deliveries: list[int] | list[tuple[int, str]]) -> None:
+    """One task per delivery: ids, or (id, channel) pairs (saves the task a query)."""
     from .tasks import deliver
 
-    for delivery_id in delivery_ids:
+    for item in deliveries:
+        args = item if isinstance(item, tuple) else (item,)
         try:
-            deliver.delay(delivery_id)
+            deliver.delay(*args)
         except Exception:  # the broker is down: the flush re-enqueues PENDING rows later
-            logger.warning("could not enqueue delivery %s", delivery_id, exc_info=True)
+            logger.warning("could not enqueue delivery %s", args[0], exc_info=True)
 
 
 def push_live(user_id: int, extra: dict | None = None) -> None:

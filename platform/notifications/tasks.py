@@ -12,13 +12,14 @@ def _backoff(retries: int) -> int:
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
              max_retries=conf.MAX_ATTEMPTS)
-def deliver(self, delivery_id: int) -> str:
+def deliver(self, delivery_id: int, channel: str | None = None) -> str:
     from . import mail, push
     from .models import Delivery
 
-    channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
-    if channel is None:
-        return "missing"
+    if channel is None:  # enqueued without it (the flush): one more query
+        channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
+        if channel is None:
+            return "missing"
     sender = mail if channel == Delivery.Channel.EMAIL else push
     try:
         return sender.send_delivery(delivery_id)
