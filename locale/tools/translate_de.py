@@ -464,6 +464,16 @@ DE = {
     "Nothing is sent in between; it follows when they end (your time zone).": "Dazwischen wird nichts verschickt; es folgt, wenn sie endet (deine Zeitzone).",
     "Send pushes to this browser": "Push-Nachrichten an diesen Browser",
     "Stop pushes to this browser": "Keine Push-Nachrichten mehr an diesen Browser",
+    "This browser now receives pushes.": "Dieser Browser erhält jetzt Push-Nachrichten.",
+    "This browser no longer receives pushes.": "Dieser Browser erhält keine Push-Nachrichten mehr.",
+    "This browser was not receiving pushes.": "Dieser Browser war nicht für Push-Nachrichten angemeldet.",
+    "This browser could not be subscribed to pushes. Allow notifications for this site; private windows cannot receive pushes.":
+        "Dieser Browser konnte nicht für Push-Nachrichten angemeldet werden. Erlaube Benachrichtigungen für diese "
+        "Seite; private Fenster können keine Push-Nachrichten empfangen.",
+    "Notifications are blocked for this site in this browser; allow them in its site settings first.":
+        "Benachrichtigungen sind für diese Seite in diesem Browser gesperrt; erlaube sie zuerst in den "
+        "Website-Einstellungen.",
+    "This browser cannot receive pushes.": "Dieser Browser kann keine Push-Nachrichten empfangen.",
     "Vacation": "Urlaub",
     "You have %(days_left)s of %(allowance)s vacation days left this year. During a vacation your clocks stand still and your opponents see that you are away. If your time is about to run out, a day is taken automatically.": "Du hast dieses Jahr noch %(days_left)s von %(allowance)s Urlaubstagen. Im Urlaub stehen deine Uhren still und deine Gegner sehen, dass du weg bist. Läuft deine Zeit ab, wird automatisch ein Tag genommen.",
     "automatic": "automatisch",

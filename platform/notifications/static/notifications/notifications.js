@@ -10,9 +10,8 @@
     badge.textContent = count;
     badge.dataset.count = count;
     badge.hidden = !count;
-    if (frame.text) {
-      var bell = document.getElementById("notif-bell");
-      if (bell) bell.title = frame.text;
-    }
+    // The bell's tooltip: the newest line while something is unread, else just its label.
+    var bell = document.getElementById("notif-bell");
+    if (bell) bell.title = frame.text || (count ? bell.title : bell.getAttribute("aria-label"));
   });
 })();
