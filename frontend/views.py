@@ -263,10 +263,11 @@ def match_act(request, pk: int):
 
 
 def _translate_error(exc: MatchError) -> str:
-    known = {"stale_version": _("The game has changed meanwhile. Here is the current position; please try again."),
-             "not_your_turn": _("It is not your turn."), "not_seated": _("You do not play in this match."),
-             "match_over": _("This match is over.")}
-    return known.get(exc.code, exc.message)
+    """The services word their refusals in the active language already; only a stale version
+    reads differently on the page, which shows the current position instead of a version number."""
+    if exc.code == "stale_version":
+        return _("The game has changed meanwhile. Here is the current position; please try again.")
+    return exc.message
 
 
 def _back_to_match(request, pk: int):

@@ -28,6 +28,11 @@ def _fast_passwords(request):
     # In-process tests see a move's follow-up (clocks, notifications) at once; the worker path
     # is tested where it matters (tests/platform/test_follow_up.py) and by every live-site test.
     settings.MATCH_FOLLOW_UP_IN_WORKER = False
+    # A request leaves its language active in the thread (LocaleMiddleware does not undo it)
+    # and the services word refusals in the active language: every test starts in English.
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
     yield
     # Each test gets its own channel layer: a Redis layer's receive lock and pools belong to
     # the event loop that used them, and every async_to_sync call of a test makes a new one.

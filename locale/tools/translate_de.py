@@ -540,6 +540,61 @@ DE = {
     "Reason (recorded)": "Grund (wird festgehalten)",
     "Correct the result": "Ergebnis korrigieren",
     "Corrections": "Korrekturen",
+    # refusals of the services (lobby, block list, chat, matches, vacations, rankings)
+    "There is no game called '%(game)s'.": "Es gibt kein Spiel namens „%(game)s“.",
+    "Days per move must be a whole number from %(min)s to %(max)s.":
+        "Die Tage pro Zug müssen eine ganze Zahl von %(min)s bis %(max)s sein.",
+    "Unknown bot '%(bot)s'. Available: %(available)s.": "Unbekannter Bot „%(bot)s“. Verfügbar: %(available)s.",
+    "More bots than free seats.": "Mehr Bots als freie Plätze.",
+    "A private invitation needs at least one invitee.":
+        "Eine private Einladung braucht mindestens einen eingeladenen Spieler.",
+    "Unknown user(s): %(names)s.": "Unbekannte Benutzer: %(names)s.",
+    "There is no such invitation.": "Diese Einladung gibt es nicht.",
+    "This invitation is private.": "Diese Einladung ist privat.",
+    "You have already joined this invitation.": "Du bist dieser Einladung bereits beigetreten.",
+    "This invitation is full.": "Diese Einladung ist schon voll.",
+    "The host cannot leave; cancel the invitation instead.":
+        "Der Gastgeber kann nicht austreten; zieh die Einladung stattdessen zurück.",
+    "You have not joined this invitation.": "Du bist dieser Einladung nicht beigetreten.",
+    "Only the host can cancel an invitation.": "Nur der Gastgeber kann eine Einladung zurückziehen.",
+    "There is no option '%(key)s' to filter by.": "Es gibt keine Option „%(key)s“, nach der gefiltert werden kann.",
+    "You cannot join this invitation: a block is in place between you and a player.":
+        "Du kannst dieser Einladung nicht beitreten: Zwischen dir und einem der Spieler besteht eine Blockierung.",
+    "You cannot invite %(names)s: a block is in place between you.":
+        "Du kannst %(names)s nicht einladen: Zwischen euch besteht eine Blockierung.",
+    "A player of this match has blocked you; you cannot write in its chat.":
+        "Ein Spieler dieser Partie hat dich blockiert; du kannst in ihrem Chat nicht schreiben.",
+    "There is no user called '%(name)s'.": "Es gibt keinen Benutzer namens „%(name)s“.",
+    "That is you.": "Das bist du selbst.",
+    "You cannot add this player as a friend while a block is in place.":
+        "Du kannst diesen Spieler nicht als Freund hinzufügen, solange eine Blockierung besteht.",
+    "A chat message cannot be empty.": "Eine Chat-Nachricht darf nicht leer sein.",
+    "A chat message can be at most 500 characters long.": "Eine Chat-Nachricht darf höchstens 500 Zeichen lang sein.",
+    "Only the players of this match can write in its chat.": "Nur die Spieler dieser Partie können in ihrem Chat schreiben.",
+    "There is no such match.": "Diese Partie gibt es nicht.",
+    "Send the match version you acted on as an integer ('version').":
+        "Sende die Version der Partie, auf die sich deine Aktion bezieht, als ganze Zahl ('version').",
+    "The match has changed (version %(current)s, you sent %(sent)s). Reload and try again.":
+        "Die Partie hat sich geändert (Version %(current)s, du hast %(sent)s gesendet). Lade neu und versuche es noch einmal.",
+    "'action' must be a JSON object.": "'action' muss ein JSON-Objekt sein.",
+    "You have left this match.": "Du hast diese Partie verlassen.",
+    "Only your own last move can be taken back, and only before anyone else acts.":
+        "Zurücknehmen kannst du nur deinen eigenen letzten Zug, und nur, solange danach noch niemand anderes gehandelt hat.",
+    "This move revealed hidden information or used chance; it cannot be taken back.":
+        "Dieser Zug hat verdeckte Informationen aufgedeckt oder den Zufall genutzt; er kann nicht zurückgenommen werden.",
+    "You have already left this match.": "Du hast diese Partie bereits verlassen.",
+    "This seat has already left the match.": "Dieser Platz hat die Partie bereits verlassen.",
+    "%(game)s has no tie-break to end a match early.":
+        "%(game)s hat keine Feinwertung, nach der eine Partie vorzeitig beendet werden kann.",
+    "A vacation lasts at least one whole day.": "Ein Urlaub dauert mindestens einen ganzen Tag.",
+    "You have %(days)s vacation day left this year.": ("Du hast dieses Jahr noch %(days)s Urlaubstag.",
+                                                        "Du hast dieses Jahr noch %(days)s Urlaubstage."),
+    "This overlaps a vacation you have already taken.":
+        "Das überschneidet sich mit einem Urlaub, den du bereits genommen hast.",
+    "Only a vacation that has not begun can be cancelled.":
+        "Nur ein Urlaub, der noch nicht begonnen hat, kann gestrichen werden.",
+    "This invitation is for players who lost at most %(limit)s of their games on time; you lost %(rate)s.":
+        "Diese Einladung ist für Spieler, die höchstens %(limit)s ihrer Partien durch Zeitüberschreitung verloren haben; bei dir sind es %(rate)s.",
 }
 
 root = Path(__file__).resolve().parents[2]

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _, ngettext
 
 from matches.errors import MatchError
 from matches.models import LogEntry, Match, Seat
@@ -132,7 +133,7 @@ def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> None
         clock.bank_seconds = max(0.0, clock.bank_seconds - used) + (tc.increment_hours * 3600.0 if acted else 0)
     if acted:
         clock.moves += 1
-        record, _ = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
+        record, _created = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
         record.moves += 1
         record.recent = (record.recent + [round(used)])[-PlayerRecord.RECENT:]
         record.save(update_fields=["moves", "recent"])
@@ -141,7 +142,7 @@ def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> None
 
 def _count_finished_game(user_ids: list[int]) -> None:
     for user_id in set(user_ids):
-        record, _ = PlayerRecord.objects.select_for_update().get_or_create(user_id=user_id)
+        record, _created = PlayerRecord.objects.select_for_update().get_or_create(user_id=user_id)
         record.games += 1
         record.save(update_fields=["games"])
 
@@ -217,7 +218,7 @@ def _time_out(clock: SeatClock, tc: TimeControl, now: datetime) -> None:
 
     clock.stage, clock.timed_out, clock.started_at, clock.next_check_at = 3, True, None, None
     clock.save(update_fields=["stage", "timed_out", "started_at", "next_check_at"])
-    record, _ = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
+    record, _created = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
     record.timeouts += 1
     record.save(update_fields=["timeouts"])
     try:  # the same transaction: the clock is marked timed out if and only if the policy applied
@@ -260,15 +261,17 @@ def take_vacation(user, start: datetime, days: int, now: datetime | None = None)
     """Take ``days`` of the allowance from ``start`` (not in the past); the clocks stand still."""
     now = now or timezone.now()
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
-        raise VacationError("A vacation lasts at least one whole day.")
+        raise VacationError(_("A vacation lasts at least one whole day."))
     start = max(start, now)
     end = start + timedelta(days=days)
     with transaction.atomic():
         left = vacation_days_left(user.id, start)
         if days > left:
-            raise VacationError(f"You have {int(left)} vacation days left this year.")
+            raise VacationError(ngettext("You have %(days)s vacation day left this year.",
+                                         "You have %(days)s vacation days left this year.", int(left))
+                                % {"days": int(left)})
         if Vacation.objects.filter(user=user, start__lt=end, end__gt=start).exists():
-            raise VacationError("This overlaps a vacation you have already taken.")
+            raise VacationError(_("This overlaps a vacation you have already taken."))
         vacation = Vacation.objects.create(user=user, start=start, end=end)
         _reschedule_user(user.id, now)
     return vacation
@@ -278,9 +281,9 @@ def cancel_vacation(user, vacation_id: int, now: datetime | None = None) -> None
     """A vacation that has not begun can be cancelled (the days return to the allowance)."""
     now = now or timezone.now()
     with transaction.atomic():
-        deleted, _ = Vacation.objects.filter(user=user, pk=vacation_id, start__gt=now, auto=False).delete()
+        deleted, _rows = Vacation.objects.filter(user=user, pk=vacation_id, start__gt=now, auto=False).delete()
         if not deleted:
-            raise VacationError("Only a vacation that has not begun can be cancelled.")
+            raise VacationError(_("Only a vacation that has not begun can be cancelled."))
         _reschedule_user(user.id, now)
 
 
@@ -305,6 +308,6 @@ def requirement_error(invitation_id: int, user_id: int) -> str | None:
     record = PlayerRecord.objects.filter(user_id=user_id).first()
     rate = record.timeout_rate if record else 0.0
     if rate > tc.max_timeout_rate:
-        return (f"This invitation is for players who lost at most {tc.max_timeout_rate:.0%} of their games "
-                f"on time; you lost {rate:.0%}.")
+        return _("This invitation is for players who lost at most %(limit)s of their games on time; "
+                 "you lost %(rate)s.") % {"limit": f"{tc.max_timeout_rate:.0%}", "rate": f"{rate:.0%}"}
     return None

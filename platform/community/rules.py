@@ -6,6 +6,7 @@ blocked them)."""
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from lobby.errors import LobbyError
 from matches.errors import MatchError
@@ -28,7 +29,7 @@ def blocked_between(user_id: int, other_ids) -> bool:
 def assert_may_join(user, invitation) -> None:
     people = [invitation.host_id, *invitation.entries.filter(user__isnull=False).values_list("user_id", flat=True)]
     if blocked_between(user.id, people):
-        raise LobbyError("You cannot join this invitation: a block is in place between you and a player.", 403)
+        raise LobbyError(_("You cannot join this invitation: a block is in place between you and a player."), 403)
 
 
 def assert_may_invite(host, invitees) -> None:
@@ -40,7 +41,8 @@ def assert_may_invite(host, invitees) -> None:
     others = {b if a == host.id else a for a, b in pairs}
     names = sorted(u.username for u in invitees if u.pk in others)
     if names:
-        raise LobbyError(f"You cannot invite {', '.join(names)}: a block is in place between you.", 403)
+        raise LobbyError(_("You cannot invite %(names)s: a block is in place between you.") % {"names": ", ".join(names)},
+                         403)
 
 
 def assert_may_message(user, match_id: int) -> None:
@@ -48,4 +50,4 @@ def assert_may_message(user, match_id: int) -> None:
 
     seated = Seat.objects.filter(match_id=match_id, user__isnull=False).values("user_id")
     if Block.objects.filter(user_id__in=seated, blocked_id=user.id).exists():
-        raise BlockedFromChat("A player of this match has blocked you; you cannot write in its chat.")
+        raise BlockedFromChat(_("A player of this match has blocked you; you cannot write in its chat."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from .models import Block, Friendship
 
@@ -17,16 +18,16 @@ class CommunityError(Exception):
 def _other(user, username: str):
     other = get_user_model().objects.filter(username=username).first()
     if other is None:
-        raise CommunityError(f"There is no user called '{username}'.", 404)
+        raise CommunityError(_("There is no user called '%(name)s'.") % {"name": username}, 404)
     if other.pk == user.pk:
-        raise CommunityError("That is you.")
+        raise CommunityError(_("That is you."))
     return other
 
 
 def add_friend(user, username: str):
     other = _other(user, username)
     if Block.objects.filter(Q(user=user, blocked=other) | Q(user=other, blocked=user)).exists():
-        raise CommunityError("You cannot add this player as a friend while a block is in place.", 409)
+        raise CommunityError(_("You cannot add this player as a friend while a block is in place."), 409)
     Friendship.objects.get_or_create(user=user, friend=other)
     return other
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games import registry
 from games.base import BadOptions
@@ -45,7 +46,7 @@ def _option_filters(game: str, options: dict) -> dict:
     cleaned = {}
     for key, raw in options.items():
         if key not in declared:
-            raise LobbyError(f"There is no option '{key}' to filter by.")
+            raise LobbyError(_("There is no option '%(key)s' to filter by.") % {"key": key})
         try:
             cleaned[key] = declared[key].clean(raw)
         except BadOptions as exc:

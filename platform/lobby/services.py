@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games import registry
 from games.base import BadOptions
@@ -18,7 +19,7 @@ def _plugin(game: str):
     try:
         return registry.get(game)
     except KeyError:
-        raise LobbyError(f"There is no game called '{game}'.") from None
+        raise LobbyError(_("There is no game called '%(game)s'.") % {"game": game}) from None
 
 
 def create_invitation(host, *, game: str, players, options: dict | None = None, move_days=3,
@@ -33,24 +34,26 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
     except BadOptions as exc:
         raise LobbyError(str(exc)) from None
     if isinstance(move_days, bool) or not isinstance(move_days, int) or not MOVE_DAYS[0] <= move_days <= MOVE_DAYS[1]:
-        raise LobbyError(f"Days per move must be a whole number from {MOVE_DAYS[0]} to {MOVE_DAYS[1]}.")
+        raise LobbyError(_("Days per move must be a whole number from %(min)s to %(max)s.")
+                         % {"min": MOVE_DAYS[0], "max": MOVE_DAYS[1]})
     bots = list(bots or [])
     available = set(plugin.bots()) | {"random-legal"}
     for bot in bots:
         if bot not in available:
-            raise LobbyError(f"Unknown bot '{bot}'. Available: {', '.join(sorted(available))}.")
+            raise LobbyError(_("Unknown bot '%(bot)s'. Available: %(available)s.")
+                             % {"bot": bot, "available": ", ".join(sorted(available))})
     if 1 + len(bots) > players:
-        raise LobbyError("More bots than free seats.")
+        raise LobbyError(_("More bots than free seats."))
     invitee_users = []
     if private:
         names = [n.strip() for n in (invitees or []) if n and n.strip()]
         if not names:
-            raise LobbyError("A private invitation needs at least one invitee.")
+            raise LobbyError(_("A private invitation needs at least one invitee."))
         User = get_user_model()
         invitee_users = list(User.objects.filter(username__in=names))
         missing = set(names) - {u.username for u in invitee_users}
         if missing:
-            raise LobbyError(f"Unknown user(s): {', '.join(sorted(missing))}.")
+            raise LobbyError(_("Unknown user(s): %(names)s.") % {"names": ", ".join(sorted(missing))})
         from community.rules import assert_may_invite  # the block list (platform/community)
 
         assert_may_invite(host, invitee_users)
@@ -72,24 +75,24 @@ def _locked(invitation_id: int) -> Invitation:
     try:
         return Invitation.objects.select_for_update().get(pk=invitation_id)
     except Invitation.DoesNotExist:
-        raise LobbyError("There is no such invitation.", 404) from None
+        raise LobbyError(_("There is no such invitation."), 404) from None
 
 
 def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
     with transaction.atomic():
         invitation = _locked(invitation_id)
         if invitation.status != Invitation.Status.OPEN:
-            raise LobbyError("This invitation is no longer open.", 409)
+            raise LobbyError(_("This invitation is no longer open."), 409)
         if invitation.private and invitation.host_id != user.id and \
                 not invitation.invitees.filter(pk=user.pk).exists():
-            raise LobbyError("This invitation is private.", 403)
+            raise LobbyError(_("This invitation is private."), 403)
         from community.rules import assert_may_join  # the block list (platform/community)
 
         assert_may_join(user, invitation)
         if invitation.entries.filter(user=user).exists():
-            raise LobbyError("You have already joined this invitation.", 409)
+            raise LobbyError(_("You have already joined this invitation."), 409)
         if invitation.seats_free <= 0:
-            raise LobbyError("This invitation is full.", 409)
+            raise LobbyError(_("This invitation is full."), 409)
         try:
             cleaned = _plugin(invitation.game).clean_choices(choices, user.id)
         except BadOptions as exc:
@@ -98,7 +101,7 @@ def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
             with transaction.atomic():
                 Entry.objects.create(invitation=invitation, user=user, choices=cleaned)
         except IntegrityError:
-            raise LobbyError("You have already joined this invitation.", 409) from None
+            raise LobbyError(_("You have already joined this invitation."), 409) from None
         invitation.seats_taken += 1
         invitation.save(update_fields=["seats_taken"])
         _start_if_full(invitation)
@@ -109,12 +112,12 @@ def leave(invitation_id: int, user) -> Invitation:
     with transaction.atomic():
         invitation = _locked(invitation_id)
         if invitation.status != Invitation.Status.OPEN:
-            raise LobbyError("This invitation is no longer open.", 409)
+            raise LobbyError(_("This invitation is no longer open."), 409)
         if invitation.host_id == user.id:
-            raise LobbyError("The host cannot leave; cancel the invitation instead.", 409)
-        deleted, _ = invitation.entries.filter(user=user).delete()
+            raise LobbyError(_("The host cannot leave; cancel the invitation instead."), 409)
+        deleted, _rows = invitation.entries.filter(user=user).delete()
         if not deleted:
-            raise LobbyError("You have not joined this invitation.", 409)
+            raise LobbyError(_("You have not joined this invitation."), 409)
         invitation.seats_taken -= 1
         invitation.save(update_fields=["seats_taken"])
         return invitation
@@ -124,9 +127,9 @@ def cancel(invitation_id: int, user) -> Invitation:
     with transaction.atomic():
         invitation = _locked(invitation_id)
         if invitation.host_id != user.id:
-            raise LobbyError("Only the host can cancel an invitation.", 403)
+            raise LobbyError(_("Only the host can cancel an invitation."), 403)
         if invitation.status != Invitation.Status.OPEN:
-            raise LobbyError("This invitation is no longer open.", 409)
+            raise LobbyError(_("This invitation is no longer open."), 409)
         invitation.status = Invitation.Status.CANCELLED
         invitation.save(update_fields=["status"])
         return invitation

@@ -14,7 +14,8 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import registry
 from games.base import IllegalAction, Plugin
@@ -65,7 +66,7 @@ def _locked(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise NotSeated("There is no such match.") from None
+        raise NotSeated(_("There is no such match.")) from None
 
 
 def _seat_of(match: Match, user) -> Seat:
@@ -73,42 +74,45 @@ def _seat_of(match: Match, user) -> Seat:
     if user is not None and user.is_authenticated:
         seat = Seat.objects.filter(match=match, user=user).first()
     if seat is None:
-        raise NotSeated("You do not play in this match.")
+        raise NotSeated(_("You do not play in this match."))
     return seat
 
 
 def _check_version(match: Match, version) -> None:
     if match.status != Match.Status.ACTIVE:
-        raise MatchOver("This match is over.")
+        raise MatchOver(_("This match is over."))
     if version is None or isinstance(version, bool) or not isinstance(version, int):
-        raise IllegalMove("Send the match version you acted on as an integer ('version').")
+        raise IllegalMove(_("Send the match version you acted on as an integer ('version')."))
     if version != match.version:
         raise StaleVersion(
-            f"The match has changed (version {match.version}, you sent {version}). Reload and try again.",
+            _("The match has changed (version %(current)s, you sent %(sent)s). Reload and try again.")
+            % {"current": match.version, "sent": version},
             version=match.version)
 
 
 def submit_action(match_id: int, user, action, version) -> LogEntry:
     """A player's move. Raises StaleVersion (409), NotSeated/NotYourTurn (403), IllegalMove (400)."""
     if not isinstance(action, dict):
-        raise IllegalMove("'action' must be a JSON object.")
+        raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, version)
         seat = _seat_of(match, user)
         if seat.resigned:
-            raise NotYourTurn("You have left this match.")
+            raise NotYourTurn(_("You have left this match."))
         return _apply(match, seat.seat, action)
 
 
 def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION) -> LogEntry:
     plugin = plugin_for(match)
     if seat not in match.to_move:
-        raise NotYourTurn("It is not your turn.")
+        raise NotYourTurn(_("It is not your turn."))
     try:
         step = plugin.engine.apply(match.state, seat, action)
     except IllegalAction as exc:
-        raise IllegalMove(exc.reason, reason_de=exc.reason_de) from None
+        # The game gives its reason in both languages; the message follows the active one.
+        reason = exc.reason_de if (translation.get_language() or "").startswith("de") else exc.reason
+        raise IllegalMove(reason, reason_de=exc.reason_de) from None
     match.state = step.state
     entry = _append(match, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
     _refresh(match, plugin)
@@ -227,9 +231,9 @@ def undo(match_id: int, user, version) -> LogEntry:
         seat = _seat_of(match, user)
         last = LogEntry.objects.filter(match=match).order_by("-seq").first()
         if last is None or last.kind != LogEntry.Kind.ACTION or last.undone or last.seat != seat.seat:
-            raise UndoRefused("Only your own last move can be taken back, and only before anyone else acts.")
+            raise UndoRefused(_("Only your own last move can be taken back, and only before anyone else acts."))
         if last.reveals:
-            raise UndoRefused("This move revealed hidden information or used chance; it cannot be taken back.")
+            raise UndoRefused(_("This move revealed hidden information or used chance; it cannot be taken back."))
         plugin = plugin_for(match)
         last.undone = True
         last.save(update_fields=["undone"])
@@ -245,10 +249,10 @@ def resign(match_id: int, user) -> LogEntry:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise MatchOver("This match is over.")
+            raise MatchOver(_("This match is over."))
         seat = _seat_of(match, user)
         if seat.resigned:
-            raise MatchOver("You have already left this match.")
+            raise MatchOver(_("You have already left this match."))
         previous = list(match.to_move)
         seat.resigned = True
         seat.bot = _default_bot(plugin_for(match))
@@ -282,10 +286,10 @@ def forfeit(match_id: int, seat: int, reason: str = "timeout", *, keep_place: bo
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise MatchOver("This match is over.")
+            raise MatchOver(_("This match is over."))
         seat_row = Seat.objects.filter(match=match, seat=seat).first()
         if seat_row is None or seat_row.resigned:
-            raise MatchOver("This seat has already left the match.")
+            raise MatchOver(_("This seat has already left the match."))
         previous = list(match.to_move)
         if not keep_place:
             return _resign_seat(match, seat_row, previous, reason)
@@ -393,11 +397,11 @@ def end_by_tiebreak(match_id: int, reason: str = "deadline") -> LogEntry:
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise MatchOver("This match is over.")
+            raise MatchOver(_("This match is over."))
         plugin = plugin_for(match)
         scores = plugin.tiebreak_scores(match.state)
         if scores is None:
-            raise MatchOver(f"{plugin.meta.slug} has no tie-break to end a match early.")
+            raise MatchOver(_("%(game)s has no tie-break to end a match early.") % {"game": plugin.meta.slug})
         order = sorted(range(match.players), key=lambda s: -scores[s])
         placements, place = [], 0
         for i, s in enumerate(order):

@@ -1,6 +1,7 @@
 """GET /api/rankings/{game}/ → [{rank, user: {id, username}, rating, games}] (spec platform.md)."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
 from rest_framework import permissions
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -17,7 +18,7 @@ class GameRanking(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A game's ranking, best first")
     def get(self, request, game: str):
         if game not in registry.plugins():
-            raise NotFound(f"There is no game called '{game}'.")
+            raise NotFound(_("There is no game called '%(game)s'.") % {"game": game})
         return Response([{"rank": r["rank"], "user": {"id": r["user"].id, "username": r["user"].username},
                           "rating": r["rating"], "games": r["games"], "provisional": r["provisional"]}
                          for r in queries.ranking(game)])
