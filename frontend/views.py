@@ -2,6 +2,7 @@
 lobby.services and matches.services; what a viewer may see in matches.presenters."""
 from __future__ import annotations
 
+from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -224,7 +225,13 @@ def _placements(match: Match, names: list[str]) -> list[dict]:
 
 
 def match_page(request, pk: int):
-    return render(request, "frontend/match.html", _match_context(request, pk))
+    context = _match_context(request, pk)
+    if context["my_seat"] is not None and apps.is_installed("notifications"):
+        # Opening a match reads its notifications; before rendering, so the bell agrees.
+        from notifications.services import mark_match_read  # a feature app, maybe absent
+
+        mark_match_read(request.user, pk)
+    return render(request, "frontend/match.html", context)
 
 
 def match_board(request, pk: int):
