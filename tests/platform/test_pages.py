@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from lobby import services as lobby
 from matches.models import Match
-from tests.platform.helpers import start_minigame
+from tests.platform.helpers import start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db
 
@@ -51,22 +51,38 @@ def test_my_games_query_count_is_constant(client, make_user):
     assert few == many, f"my games: {few} queries with 1 match, {many} with 16"
 
 
+def _waiting_for(match, user, *, touch=False):
+    """Let whoever is to move draw until ``user`` is to move: the start player is drawn by lot,
+    so the test arranges whose turn it is instead of hoping for it. ``touch``: at least one
+    move, so that this match is the most recently changed."""
+    from matches import services
+
+    moved = False
+    while to_move_user(match) != user or (touch and not moved):
+        services.submit_action(match.pk, to_move_user(match), {"type": "draw"}, match.version)
+        moved = True
+    return match
+
+
 def test_my_games_lists_my_turn_first_and_next_game_jumps(client, make_user):
+    from matches import services
+
     me, other = make_user("me"), make_user("other")
     _login(client, me)
-    matches = [start_minigame(me, other) for _ in range(4)]
-    mine = [m for m in matches if m.seats.get(seat=m.to_move[0]).user == me]
-    theirs = [m for m in matches if m not in mine]
+    mine = [_waiting_for(start_minigame(me, other), me) for _ in range(2)]
+    # The matches waiting for the other player changed last: newest-first alone would list them first.
+    theirs = [_waiting_for(start_minigame(me, other), other, touch=True) for _ in range(2)]
     html = client.get("/my-games/").content.decode()
     order = [int(x) for x in re.findall(r'data-match="(\d+)"', html)]
-    assert order[:len(mine)] == sorted([m.pk for m in mine], key=order.index)
-    assert set(order[:len(mine)]) == {m.pk for m in mine}
+    assert set(order[:2]) == {m.pk for m in mine} and set(order[2:]) == {m.pk for m in theirs}, order
     r = client.get("/next-game/")
-    if mine:
-        assert r.status_code == 302 and int(r.url.rstrip("/").split("/")[-1]) in {m.pk for m in mine}
-    else:
-        assert r.url == "/my-games/"
-    assert theirs or mine
+    assert r.status_code == 302 and int(r.url.rstrip("/").split("/")[-1]) in {m.pk for m in mine}
+    # Once I have moved everywhere, nothing waits for me and "next game" says so.
+    for m in mine:
+        m.refresh_from_db()
+        services.submit_action(m.pk, me, {"type": "draw"}, m.version)
+    r = client.get("/next-game/")
+    assert r.status_code == 302 and r.url == "/my-games/"
 
 
 def test_create_join_and_play_through_pages(client, make_user):
