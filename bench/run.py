@@ -115,6 +115,8 @@ def main() -> None:
     for key in ("matches", "rates", "duration"):
         if getattr(args, key) is not None:
             p[key] = getattr(args, key)
+    if args.duration is not None:
+        p["sustained_s"] = args.duration
     RESULTS.mkdir(parents=True, exist_ok=True)
     report = {"what": args.what, "smoke": args.smoke, "params": p, "workers": args.workers, "server": args.server,
               "machine": machine(), "runs": []}

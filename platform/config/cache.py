@@ -6,8 +6,9 @@ included — into a 500."""
 from __future__ import annotations
 
 import logging
+import os
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
@@ -28,6 +29,23 @@ def _fail_open(name: str, default):
     return wrapper
 
 
+_pools: dict = {}  # (process, server) -> redis-py connection pool (thread-safe)
+
+
+class SharedPoolClient(RedisCacheClient):
+    """Django makes a cache object, and so a connection pool, per request context: every
+    request under ASGI opened a new Redis connection for its throttle counter. One pool per
+    process and server instead."""
+
+    def _get_connection_pool(self, write):
+        server = self._servers[self._get_connection_pool_index(write)]
+        key = (os.getpid(), server)  # a forked worker must not share its parent's sockets
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools.setdefault(key, self._pool_class.from_url(server, **self._pool_options))
+        return pool
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         options = params.setdefault("OPTIONS", {})
@@ -35,6 +53,7 @@ class ResilientRedisCache(RedisCache):
         options.setdefault("socket_connect_timeout", 0.5)
         options.setdefault("socket_timeout", 0.5)
         super().__init__(server, params)
+        self._class = SharedPoolClient
 
     get = _fail_open("get", lambda args: args[1] if len(args) > 1 else None)
     get_many = _fail_open("get_many", {})

@@ -27,6 +27,7 @@ def _persistent_db_connections(**_):
         return
     # (Celery's Django fixup would close them around every task: settings.CELERY_DB_REUSE_MAX.)
     for alias in connections:
+        connections.settings[alias].get("OPTIONS", {}).pop("pool", None)  # one connection, no pool
         connections.settings[alias]["CONN_MAX_AGE"] = WORKER_DB_CONN_MAX_AGE
         connections.settings[alias]["CONN_HEALTH_CHECKS"] = True
 

@@ -89,6 +89,15 @@ if DATABASE_URL:
     # piled up to "too many clients" under load. (psycopg's pool was tried: after a database
     # restart it handed out no connection for a long while; see docs/performance.md.)
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")))}
+    if env_bool("DB_POOL", False):
+        # Opt-in (the bench stack and production): a psycopg pool per server process, shared
+        # by its request threads. Health checks make Django give the pool a `check` that tests
+        # a connection when it is handed out: a PostgreSQL restart costs a reconnect, not the
+        # pool's long wait seen before (docs/performance.md).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # pooling requires it
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX", "20")), "timeout": 10, "max_idle": 120}
 else:
     DATABASES = {"default": {
         "ENGINE": "django.db.backends.sqlite3",

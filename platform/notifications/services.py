@@ -130,7 +130,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from .livesend import group_send
+    from config.livesend import group_send
 
     layer = get_channel_layer()
     if layer is None:
