@@ -34,7 +34,18 @@ class IllegalAction(Exception):
 
 
 class BadOptions(ValueError):
-    """Invitation options or seat choices that do not fit the game's declared schema."""
+    """Invitation options or seat choices that do not fit the game's declared schema.
+
+    Like ``IllegalAction``: ``message`` is English, ``message_de`` the German text; the
+    platform shows the one of the request's language (``text(lang)``)."""
+
+    def __init__(self, message: str, message_de: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.message_de = message_de or message
+
+    def text(self, lang: str | None) -> str:
+        return self.message_de if (lang or "").startswith("de") else self.message
 
 
 @dataclass(frozen=True)
@@ -66,25 +77,33 @@ class Option:
                 return True
             if isinstance(raw, str) and raw.lower() in ("false", "0", "off", "no", ""):
                 return False
-            raise BadOptions(f"Option '{self.key}' must be true or false.")
+            raise BadOptions(f"Option '{self.key}' must be true or false.",
+                             f"Die Option „{self.label_de}“ ('{self.key}') muss true oder false sein.")
         if self.kind == "int":
             try:
                 value = int(raw)
             except (TypeError, ValueError):
-                raise BadOptions(f"Option '{self.key}' must be a whole number.") from None
+                raise BadOptions(f"Option '{self.key}' must be a whole number.",
+                                 f"Die Option „{self.label_de}“ ('{self.key}') muss eine ganze Zahl sein.") from None
             if isinstance(raw, bool) or (isinstance(raw, float) and raw != value):
-                raise BadOptions(f"Option '{self.key}' must be a whole number.")
+                raise BadOptions(f"Option '{self.key}' must be a whole number.",
+                                 f"Die Option „{self.label_de}“ ('{self.key}') muss eine ganze Zahl sein.")
             if self.min is not None and value < self.min:
-                raise BadOptions(f"Option '{self.key}' must be at least {self.min}.")
+                raise BadOptions(f"Option '{self.key}' must be at least {self.min}.",
+                                 f"Die Option „{self.label_de}“ ('{self.key}') muss mindestens {self.min} sein.")
             if self.max is not None and value > self.max:
-                raise BadOptions(f"Option '{self.key}' must be at most {self.max}.")
+                raise BadOptions(f"Option '{self.key}' must be at most {self.max}.",
+                                 f"Die Option „{self.label_de}“ ('{self.key}') darf höchstens {self.max} sein.")
             return value
         if self.kind == "choice":
             allowed = [c[0] for c in self.choices]
             if raw not in allowed:
-                raise BadOptions(f"Option '{self.key}' must be one of: {', '.join(allowed)}.")
+                raise BadOptions(f"Option '{self.key}' must be one of: {', '.join(allowed)}.",
+                                 f"Die Option „{self.label_de}“ ('{self.key}') muss einer dieser Werte sein: "
+                                 f"{', '.join(allowed)}.")
             return raw
-        raise BadOptions(f"Option '{self.key}' has unknown kind {self.kind!r}.")
+        raise BadOptions(f"Option '{self.key}' has unknown kind {self.kind!r}.",
+                         f"Die Option '{self.key}' hat die unbekannte Art {self.kind!r}.")
 
     def schema(self) -> dict:
         data = {
@@ -135,15 +154,19 @@ class GameMeta:
         raw = dict(raw or {})
         unknown = set(raw) - {o.key for o in self.options}
         if unknown:
-            raise BadOptions(f"Unknown option(s) for {self.slug}: {', '.join(sorted(unknown))}.")
+            names = ", ".join(sorted(unknown))
+            raise BadOptions(f"Unknown option(s) for {self.slug}: {names}.",
+                             f"Unbekannte Option(en) für {self.name_de}: {names}.")
         return {o.key: o.clean(raw.get(o.key)) for o in self.options}
 
     def check_players(self, players: JSON) -> int:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise BadOptions("The number of players must be a whole number.")
+            raise BadOptions("The number of players must be a whole number.",
+                             "Die Anzahl der Spieler muss eine ganze Zahl sein.")
         if not self.min_players <= players <= self.max_players:
             raise BadOptions(
-                f"{self.name_en} is played by {self.min_players} to {self.max_players} players.")
+                f"{self.name_en} is played by {self.min_players} to {self.max_players} players.",
+                f"{self.name_de} wird von {self.min_players} bis {self.max_players} Spielern gespielt.")
         return players
 
     def schema(self) -> dict:
@@ -227,13 +250,17 @@ class Plugin:
         declared = {c.key: c for c in self.meta.seat_choices}
         unknown = set(raw) - set(declared)
         if unknown:
-            raise BadOptions(f"Unknown choice(s) for {self.meta.slug}: {', '.join(sorted(unknown))}.")
+            names = ", ".join(sorted(unknown))
+            raise BadOptions(f"Unknown choice(s) for {self.meta.slug}: {names}.",
+                             f"Unbekannte Auswahl für {self.meta.name_de}: {names}.")
         cleaned = {}
         for key, choice in declared.items():
             value = raw.get(key, choice.default)
             allowed = [v for v, _ in self.seat_choice_values(key, user_id)]
             if allowed and value not in allowed:
-                raise BadOptions(f"Choice '{key}' must be one of: {', '.join(map(str, allowed))}.")
+                values = ", ".join(map(str, allowed))
+                raise BadOptions(f"Choice '{key}' must be one of: {values}.",
+                                 f"Die Auswahl „{choice.label_de}“ ('{key}') muss einer dieser Werte sein: {values}.")
             cleaned[key] = value
         return cleaned
 

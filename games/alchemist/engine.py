@@ -199,7 +199,8 @@ class AlchemistEngine:
     # -- set-up ---------------------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int, choices: list[dict] | None = None) -> dict:
         if isinstance(players, bool) or players not in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1):
-            raise BadOptions("Alchemist is played by 2 to 4 players.")
+            raise BadOptions("Alchemist is played by 2 to 4 players.",
+                             "Alchemist wird von 2 bis 4 Spielern gespielt.")
         bag_n, res_n, out_n = R.SETUP_TABLE[players]
         rng = Rng(seed)
         bag = [bag_n] * 5

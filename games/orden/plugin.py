@@ -70,16 +70,17 @@ class OrdenPlugin(Plugin):
                 decks.resolve(deck)
             except decks.DeckError as e:
                 from games.base import BadOptions
-                raise BadOptions(e.en) from None
+                raise BadOptions(e.en, e.de) from None
             return {"deck": deck}
         if deck.startswith("deck:"):  # a saved deck: its list is copied now and stays locked
             from games.base import BadOptions
             if self.deck_source is None:
-                raise BadOptions("Saved decks are not available here.")
+                raise BadOptions("Saved decks are not available here.",
+                                 "Gespeicherte Decks sind hier nicht verfügbar.")
             try:
                 return {"deck": decks.validate(self.deck_source.resolve(deck, user_id))}
             except decks.DeckError as e:
-                raise BadOptions(e.en) from None
+                raise BadOptions(e.en, e.de) from None
         return super().clean_choices(raw, user_id)
 
     def resolve_choices(self, choices):

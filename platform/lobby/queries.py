@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import registry
@@ -50,5 +51,5 @@ def _option_filters(game: str, options: dict) -> dict:
         try:
             cleaned[key] = declared[key].clean(raw)
         except BadOptions as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError(exc.text(translation.get_language())) from None
     return cleaned

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import registry
@@ -32,7 +33,8 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
         options = plugin.meta.clean_options(options)
         choices = plugin.clean_choices(choices, host.id)
     except BadOptions as exc:
-        raise LobbyError(str(exc)) from None
+        # The game words its refusal in English and German; the request's language picks.
+        raise LobbyError(exc.text(translation.get_language())) from None
     if isinstance(move_days, bool) or not isinstance(move_days, int) or not MOVE_DAYS[0] <= move_days <= MOVE_DAYS[1]:
         raise LobbyError(_("Days per move must be a whole number from %(min)s to %(max)s.")
                          % {"min": MOVE_DAYS[0], "max": MOVE_DAYS[1]})
@@ -96,7 +98,7 @@ def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
         try:
             cleaned = _plugin(invitation.game).clean_choices(choices, user.id)
         except BadOptions as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError(exc.text(translation.get_language())) from None
         try:
             with transaction.atomic():
                 Entry.objects.create(invitation=invitation, user=user, choices=cleaned)

@@ -101,7 +101,7 @@ def create_tournament(organizer, *, game: str, name: str, format: str = "swiss",
     try:
         options = meta.clean_options(options)
     except BadOptions as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(exc.text(translation.get_language())) from None
     return Tournament.objects.create(
         name=name[:120], game=game, format=format, structure=structure, rounds=rounds, cut=cut, scoring=scoring,
         tiebreakers=tiebreakers, players_per_match=players_per_match, round_days=round_days, level=level,
@@ -160,7 +160,7 @@ def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
     try:
         return plugin.clean_choices(raw, user.id if user else None)
     except BadOptions as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(exc.text(translation.get_language())) from None
 
 
 def _check_open_for_signup(t: Tournament, now) -> None:

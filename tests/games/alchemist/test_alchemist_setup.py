@@ -76,8 +76,18 @@ def test_no_schools_option():
 
 @pytest.mark.parametrize("bad", [1, 5, 0, True])
 def test_player_count_limits(bad):
-    with pytest.raises(BadOptions):
+    with pytest.raises(BadOptions) as refused:
         E.setup(bad, {}, 1, [])
+    assert refused.value.text("en") == "Alchemist is played by 2 to 4 players."
+    assert refused.value.text("de") == "Alchemist wird von 2 bis 4 Spielern gespielt."
+
+
+def test_option_refusals_carry_a_german_text():
+    opt = PLUGIN.meta.options[0]
+    with pytest.raises(BadOptions) as refused:
+        opt.clean("maybe")
+    assert refused.value.text("de-at") == "Die Option „Ohne Schulen“ ('no_schools') muss true oder false sein."
+    assert str(refused.value) == refused.value.text(None) == "Option 'no_schools' must be true or false."
 
 
 def test_meta_and_option():
