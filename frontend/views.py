@@ -211,6 +211,9 @@ def _match_context(request, pk: int) -> dict:
         "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
         "chat_form": ChatForm(),
         "placements": _placements(match, names),
+        # a game-time limit (Der Orden's deadline_days) ends the match by the tie-break then
+        "time_limit_at": match_services.time_limit_ends_at(match, plugin)
+        if match.status == Match.Status.ACTIVE else None,
     }
     context.update(plugin.board_context(view, viewer, legal, lang))
     return context

@@ -485,6 +485,10 @@ DE = {
     "Your notification settings are saved.": "Deine Benachrichtigungs-Einstellungen sind gespeichert.",
     "Your vacation is booked; your clocks stand still meanwhile.": "Dein Urlaub ist eingetragen; deine Uhren stehen so lange still.",
     "The vacation is cancelled.": "Der Urlaub ist gestrichen.",
+    "Choose one of your vacations to cancel.": "Wähle einen deiner Urlaube aus, um ihn zu streichen.",
+    # the match page: a game-time limit (Der Orden: "Zusatzwertung bei Gleichstand", rules "Auf Zeit")
+    "Ends by tie-break on %(date)s (time limit)":
+        "Endet am %(date)s mit der Zusatzwertung bei Gleichstand (Zeitlimit)",
     "all e-mails": "alle E-Mails",
     "Cancel": "Abbrechen",
     # notifications/kinds.py, tournaments (session 2)

@@ -421,6 +421,13 @@ def end_by_tiebreak(match_id: int, reason: str = "deadline") -> LogEntry:
         return entry
 
 
+def time_limit_ends_at(match: Match, plugin: Plugin | None = None):
+    """When the game's time limit (``Plugin.time_limit_days``, counted from the start) ends
+    ``match`` by the tie-break; None without a limit. The sweep and the match page share it."""
+    days = (plugin or plugin_for(match)).time_limit_days(match.options)
+    return match.created_at + timedelta(days=days) if days else None
+
+
 def end_overdue_matches(now=None) -> int:
     """End the matches whose game-time limit has passed (``Plugin.time_limit_days``). Run by
     the clock sweep; idempotent."""
@@ -431,8 +438,8 @@ def end_overdue_matches(now=None) -> int:
             continue
         for match in Match.objects.filter(game=slug, status=Match.Status.ACTIVE, created_at__lte=now - timedelta(days=1)) \
                 .only("id", "options", "created_at").iterator():
-            days = plugin.time_limit_days(match.options)
-            if days and match.created_at + timedelta(days=days) <= now:
+            ends_at = time_limit_ends_at(match, plugin)
+            if ends_at and ends_at <= now:
                 try:
                     end_by_tiebreak(match.pk, "deadline")
                     ended += 1

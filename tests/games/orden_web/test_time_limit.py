@@ -60,3 +60,28 @@ def test_moves_after_the_end_are_refused(make_user):
     with pytest.raises(MatchOver):
         services.end_by_tiebreak(match.pk)
     assert timezone.now() >= match.finished_at
+
+
+@pytest.mark.parametrize("language, zone, expected", [
+    # 1 March 2027 22:30 UTC + 7 days, shown in the user's own time zone
+    ("de", "Europe/Berlin", "Endet am 08.03.2027 23:30 mit der Zusatzwertung bei Gleichstand (Zeitlimit)"),
+    ("en", "America/New_York", "Ends by tie-break on 03/08/2027 5:30 p.m. (time limit)"),
+])
+def test_the_match_page_says_when_the_time_limit_ends_the_match(make_user, language, zone, expected):
+    from datetime import datetime, timezone as dt_timezone
+
+    from django.test import Client
+
+    users = [make_user("a"), make_user("b")]
+    users[0].profile.language, users[0].profile.timezone = language, zone
+    users[0].profile.save()
+    match = start(users, deadline_days=7)
+    untimed = start(users)
+    Match.objects.filter(pk=match.pk).update(created_at=datetime(2027, 3, 1, 22, 30, tzinfo=dt_timezone.utc))
+    client = Client()
+    client.force_login(users[0])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="time-limit"' in page and expected in page
+    assert 'id="time-limit"' not in client.get(f"/matches/{untimed.pk}/").content.decode()
+    services.end_by_tiebreak(match.pk)  # over: nothing left to announce
+    assert 'id="time-limit"' not in client.get(f"/matches/{match.pk}/").content.decode()
