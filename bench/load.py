@@ -36,6 +36,9 @@ sys.path.insert(0, str(ROOT))
 from games import registry  # noqa: E402  (pure engines; no Django needed)
 
 
+WS_BASE = ""  # --ws-base
+
+
 def pct(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -79,7 +82,7 @@ async def open_sockets(session, base: str, mirrors: list[Mirror], per_match_seat
     # Sockets get their own session: each holds a connection, which must not count against
     # the HTTP keep-alive pool's limit.
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-    ws_base = base.replace("http", "ws", 1)
+    ws_base = WS_BASE or base.replace("http", "ws", 1)
     sem = asyncio.Semaphore(parallel)
     sockets = []
 
@@ -256,7 +259,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
 
 async def cmd_idle(args, mirrors: list[Mirror]) -> dict:
     """Spectator sockets (anonymous, public matches), opened then held until stdin closes."""
-    ws_base = args.base.replace("http", "ws", 1)
+    ws_base = WS_BASE or args.base.replace("http", "ws", 1)
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         sem = asyncio.Semaphore(100)
@@ -306,6 +309,7 @@ def main() -> None:
     ap.add_argument("cmd", choices=["moves", "sustained", "idle", "lists"])
     ap.add_argument("--seed-file", required=True)
     ap.add_argument("--base", default="http://127.0.0.1:8810")
+    ap.add_argument("--ws-base", default="", help="websockets elsewhere (a split stack); default: --base")
     ap.add_argument("--rate", default="300", help="actions/s; several comma-separated = several phases")
     ap.add_argument("--duration", type=float, default=20)
     ap.add_argument("--concurrency", type=int, default=0)
@@ -315,6 +319,8 @@ def main() -> None:
     ap.add_argument("--sockets", type=int, default=5000)
     ap.add_argument("--requests", type=int, default=200)
     args = ap.parse_args()
+    global WS_BASE
+    WS_BASE = args.ws_base.rstrip("/")
     try:
         import uvloop
         factory = uvloop.new_event_loop

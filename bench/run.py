@@ -12,7 +12,7 @@ docs/performance.md by hand, with the command.
     .venv/bin/python bench/run.py lists       # 10,000 invitations, 200 matches: page latency
     .venv/bin/python bench/run.py all --smoke # everything tiny (CI: tests/drills/test_bench_smoke.py)
 
-Options: --workers N (uvicorn workers, default 2), --server daphne, --runs K (median of K).
+Options: --workers N (uvicorn workers, default 2), --server daphne|split, --runs K (median of K).
 """
 from __future__ import annotations
 
@@ -65,9 +65,9 @@ def bench_moves(stack: Stack, p: dict, sustained: bool, prefix: str) -> dict:
     _, path = seed(stack, "matches", "--matches", str(p["matches"]), "--players", str(p["players"]),
                    "--prefix", prefix)
     if sustained:
-        return client("sustained", "--seed-file", str(path), "--base", stack.base_url,
+        return client("sustained", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base,
                       "--duration", str(p["sustained_s"]))
-    return client("moves", "--seed-file", str(path), "--base", stack.base_url, "--rate", p["rates"],
+    return client("moves", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base, "--rate", p["rates"],
                   "--duration", str(p["duration"]))
 
 
@@ -76,7 +76,7 @@ def bench_idle(stack: Stack, p: dict, prefix: str) -> dict:
     time.sleep(2)
     before = stack.server_rss_kib()
     proc = subprocess.Popen([PY, str(ROOT / "bench" / "load.py"), "idle", "--seed-file", str(path), "--base",
-                             stack.base_url, "--sockets", str(p["idle"])], cwd=ROOT, stdin=subprocess.PIPE,
+                             stack.base_url, "--ws-base", stack.ws_base, "--sockets", str(p["idle"])], cwd=ROOT, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     opened = json.loads(proc.stdout.readline())
     time.sleep(3)
@@ -93,7 +93,7 @@ def bench_lists(stack: Stack, p: dict, prefix: str) -> dict:
     _, path = seed(stack, "lists", "--invitations", str(p["invitations"]), "--my-matches", str(p["my_matches"]),
                    "--prefix", prefix)
     return {"invitations": p["invitations"], "my_matches": p["my_matches"],
-            **client("lists", "--seed-file", str(path), "--base", stack.base_url, "--requests", str(p["requests"]))}
+            **client("lists", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base, "--requests", str(p["requests"]))}
 
 
 def main() -> None:
@@ -101,7 +101,8 @@ def main() -> None:
     ap.add_argument("what", choices=["moves", "sustained", "idle", "lists", "all"])
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "daphne"])
+    ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "daphne", "split"],
+                    help="split: gunicorn for HTTP beside uvicorn for websockets")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--http-port", type=int, default=8810)
     ap.add_argument("--pg-port", type=int, default=5440)

@@ -4,7 +4,10 @@ restarted without touching the shared services other people's tests use:
 - PostgreSQL 15: a private cluster (initdb into /tmp, port 5440 by default), database
   ``spieltisch_bench``; max_connections 300 so several server workers fit;
 - Redis: a private ``redis-server`` (port 6390 by default), db 7;
-- a Celery worker (``-c 2``) and an ASGI server (uvicorn ``--workers N``, or daphne).
+- a Celery worker (``-c 2``) and an ASGI server (uvicorn ``--workers N``, or daphne);
+  or, with ``server="split"``, gunicorn (WSGI, ``N`` processes × threads) for HTTP beside one
+  uvicorn process for the websockets, as a reverse proxy would route them in production
+  (``/ws/`` to the ASGI server, the rest to gunicorn); ``ws_base`` is then that server's.
 
     with Stack(workers=2) as stack:
         stack.base_url, stack.env, stack.restart_server(), stack.stop_redis() ...
@@ -76,6 +79,14 @@ class Stack:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
 
+    @property
+    def ws_port(self) -> int:
+        return self.http_port + 1 if self.server == "split" else self.http_port
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.ws_port}"
+
     # --- lifecycle -------------------------------------------------------------------------
     def __enter__(self):
         busy = [p for p in (self.http_port, self.pg_port, self.redis_port) if not free(p)]
@@ -104,15 +115,15 @@ class Stack:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second TERM must not cut the clean-up short
         self._closing.set()
-        for name in ("server", "worker", *self.procs):
+        for name in ("server", "wsserver", "worker", *self.procs):
             self._stop(name)
         self.stop_postgres()
         if free(self.pg_port):
             shutil.rmtree(self.pgdata, ignore_errors=True)  # a private, throw-away cluster
 
-    def _spawn(self, name: str, args: list[str], **kw) -> subprocess.Popen:
+    def _spawn(self, name: str, args: list[str], env: dict | None = None, **kw) -> subprocess.Popen:
         log = open(LOGS / f"{name}.log", "a")
-        proc = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(args, cwd=ROOT, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True, **kw)
         self.procs[name] = proc
         return proc
@@ -205,26 +216,38 @@ class Stack:
         self._stop("worker", signal.SIGKILL)
 
     def start_server(self) -> subprocess.Popen:
+        uvicorn = [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--no-access-log",
+                   "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0"]
         if self.server == "daphne":
             args = [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.http_port), "config.asgi:application"]
+        elif self.server == "split":
+            # Threads live as long as the process: each keeps its database connection.
+            args = [PY, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{self.http_port}",
+                    "-w", str(self.workers), "-k", "gthread", "--threads", "4", "--backlog", "4096",
+                    "--log-level", "warning"]
+            ws = subprocess.Popen(uvicorn + ["--port", str(self.ws_port)], cwd=ROOT, env=self.env,
+                                  stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+            self.procs["wsserver"] = ws
+            wait_port(self.ws_port, timeout=60, proc=ws)
         else:
-            args = [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port",
-                    str(self.http_port), "--workers", str(self.workers), "--no-access-log",
-                    "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0"]
-        proc = self._spawn("server", args)
+            args = uvicorn + ["--port", str(self.http_port), "--workers", str(self.workers)]
+        env = {**self.env, "DB_CONN_MAX_AGE": "60"} if self.server == "split" else self.env
+        proc = self._spawn("server", args, env=env)
         wait_port(self.http_port, timeout=60, proc=proc)
         return proc
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
         self._stop("server", sig)
+        self._stop("wsserver", sig)
 
     def restart_server(self) -> None:
         self.stop_server()
         self.start_server()
 
     def server_rss_kib(self) -> int:
-        """Resident memory of the server and all its worker processes."""
-        proc = self.procs["server"]
+        """Resident memory of the (websocket) server and all its worker processes."""
+        proc = self.procs["wsserver" if self.server == "split" else "server"]
         pids = [proc.pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
                                                                text=True).stdout.split()]
         total = 0

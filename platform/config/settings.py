@@ -119,8 +119,10 @@ if REDIS_URL:
         # redis-py's async pool defaults to 100 connections; more sockets than that fail.
         # redis-py 8 reads with a 5 s socket timeout, the very time channels-redis blocks in
         # BZPOPMIN: under load the read times out and the socket's consumer dies. Give it room.
+        # health_check_interval: a connection idle that long is pinged before use, so one that
+        # died with a Redis restart is replaced instead of failing a socket's connect.
         "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15,
-                              "socket_connect_timeout": 2}], "capacity": 1500},
+                              "socket_connect_timeout": 2, "health_check_interval": 10}], "capacity": 1500},
     }}
     CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}  # fails open
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
