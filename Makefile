@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install browser migrate demo serve worker beat test-real messages
+.PHONY: run test setup install browser migrate demo serve worker mailer beat test-real messages
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed"; exit 1; }
@@ -42,6 +42,10 @@ serve: migrate
 	PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 worker: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications
+# E-mail and push sends wait on the network: a worker of their own with many processes
+# (10,000 mails in 54 s with 16; docs/performance.md, "Notifications").
+mailer: install
+	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q notifications -c 16 -n mailer@%h
 beat: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config beat -l info
 

@@ -57,6 +57,7 @@ def main() -> None:
     parser.add_argument("--producers", type=int, default=8,
                         help="threads calling notify() at once (as many web and worker processes would)")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--prefetch", type=int, default=1, help="messages each worker process reserves ahead")
     parser.add_argument("--record-first", action="store_true",
                         help="record every notification first, then start the worker and time the sends alone")
     args = parser.parse_args()
@@ -104,7 +105,8 @@ def main() -> None:
     def start_worker():
         proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "notifications",
                                  "-c", str(args.concurrency), "-l", "warning", "--without-gossip",
-                                 "--without-mingle", "-n", f"bench-{os.getpid()}@localhost"], cwd=ROOT, env=env,
+                                 "--without-mingle", "--prefetch-multiplier", str(args.prefetch),
+                                 "-n", f"bench-{os.getpid()}@localhost"], cwd=ROOT, env=env,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         while not app.control.ping(destination=[f"bench-{os.getpid()}@localhost"], timeout=0.5):
             if proc.poll() is not None:
@@ -141,7 +143,8 @@ def main() -> None:
         time.sleep(1.0)  # duplicates would arrive now
         bench_keys = [k for k in sink.keys if k.startswith("n")]
         sent = Delivery.objects.filter(status="sent", notification__key__startswith="bench:").count()
-        print(f"notifications: {n}; producer threads: {args.producers}; worker processes: {args.concurrency}")
+        print(f"notifications: {n}; producer threads: {args.producers}; worker processes: {args.concurrency}; "
+              f"prefetch: {args.prefetch}")
         print(f"recorded + enqueued: {t_enqueued:.1f} s ({n / t_enqueued:.0f}/s)")
         since = "the worker started (all recorded before)" if args.record_first else "the first notify"
         print(f"all mails accepted by the SMTP server: {t_done:.1f} s after {since} ({n / t_done:.0f}/s)")

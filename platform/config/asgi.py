@@ -13,11 +13,9 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from django.urls import get_resolver  # noqa: E402
+from config.warmup import import_urls  # noqa: E402
 
-# Import every URL module (and the views behind them) now: left to the first requests, a
-# burst of them queued behind the import lock for seconds (py-spy, docs/performance.md).
-get_resolver().url_patterns
+import_urls()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
