@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install browser migrate demo serve worker mailer beat test-real messages
+.PHONY: run test setup install browser migrate demo serve web ws worker mailer beat test-real messages
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed"; exit 1; }
@@ -40,6 +40,12 @@ run: demo
 serve: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+# Behind a reverse proxy: /ws/ to `ws`, everything else to `web` (docs/performance.md).
+web: migrate
+	$(PY) manage.py collectstatic --noinput -v 0
+	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k gthread --threads 4
+ws: install
+	PYTHONPATH=platform:. $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --no-access-log
 worker: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications
 # E-mail and push sends wait on the network: a worker of their own with many processes

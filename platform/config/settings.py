@@ -88,7 +88,9 @@ if DATABASE_URL:
     # ASGI): every request runs in a thread of its own, and persistent per-thread connections
     # piled up to "too many clients" under load. (psycopg's pool was tried: after a database
     # restart it handed out no connection for a long while; see docs/performance.md.)
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")))}
+    _max_age = int(os.environ.get("DB_CONN_MAX_AGE", "0"))  # > 0 only where threads live long (gunicorn)
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_max_age,
+                                                  conn_health_checks=_max_age > 0)}
     if env_bool("DB_POOL", False):
         # Opt-in (the bench stack and production): a psycopg pool per server process, shared
         # by its request threads. Health checks make Django give the pool a `check` that tests
