@@ -44,7 +44,9 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         logger.warning("pushes failed", exc_info=True)
 
 
-def publish(match_id: int, version: int) -> None:
+def publish(match_id: int, version: int, badge_seats: set[int] | None = None) -> None:
+    """The new version's frames; "your turn" badges only to the players of ``badge_seats``
+    (those whose turn began or ended; None: every player) — the others' counts are unchanged."""
     from .models import Match
     from .services import plugin_for
 
@@ -67,9 +69,12 @@ def publish(match_id: int, version: int) -> None:
 
     from .models import Seat
 
-    user_ids = list(match.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    seats = match.seats.filter(user__isnull=False)
+    if badge_seats is not None:
+        seats = seats.filter(seat__in=badge_seats)
+    user_ids = list(seats.values_list("user_id", flat=True))
     counts = dict(Seat.objects.filter(user_id__in=user_ids).values("user_id").annotate(
-        n=Count("id", filter=Q(to_move=True, match__status="active"))).values_list("user_id", "n"))
+        n=Count("id", filter=Q(to_move=True, match__status="active"))).values_list("user_id", "n")) if user_ids else {}
     for user_id in user_ids:
         messages.append((user_group(user_id), {"type": "match.frame", "text": json.dumps(
             {"type": "turn", "match": match.pk, "count": counts.get(user_id, 0)})}))

@@ -182,7 +182,9 @@ def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
 
 def _after_change(match: Match, previous_to_move: list[int] | None) -> None:
     match_id, version, status, to_move = match.pk, match.version, match.status, list(match.to_move)
-    transaction.on_commit(lambda: live.publish(match_id, version))
+    # Whose "your turn" count changed: the seats whose turn began or ended (all if unknown).
+    badges = None if previous_to_move is None else set(previous_to_move) ^ set(to_move)
+    transaction.on_commit(lambda: live.publish(match_id, version, badges))
     transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move))
     if (not _in_bot_loop.get() and match.status == Match.Status.ACTIVE
             and match.seats.filter(seat__in=match.to_move).exclude(bot="").exists()):

@@ -88,3 +88,32 @@ def test_turn_badge_frames(make_user):
 
     frame = async_to_sync(scenario)()
     assert frame == {"type": "turn", "match": match.pk, "count": 1}
+
+
+def test_turn_badges_go_only_to_players_whose_turn_began_or_ended(make_user):
+    """Three players: a move changes the counts of the mover and the next player only; the
+    third player's badge gets no frame (it would say the same number again)."""
+    users = [make_user(n) for n in ("alice", "bob", "carol")]
+    match = start_minigame(*users)
+    mover = to_move_user(match)
+    mover_seat = seat_of(match, mover)
+    next_user = match.seats.get(seat=(mover_seat + 1) % 3).user
+    third = next(u for u in users if u not in (mover, next_user))
+
+    async def scenario():
+        from channels.db import database_sync_to_async
+
+        comms = {}
+        for user in (next_user, third):
+            comms[user.username] = _communicator(None, user, path="/ws/me/")
+            assert (await comms[user.username].connect())[0]
+        await database_sync_to_async(services.submit_action)(match.pk, mover, {"type": "draw"}, 0)
+        got_next = json.loads(await comms[next_user.username].receive_from(timeout=5))
+        third_silent = await comms[third.username].receive_nothing(timeout=0.5)
+        for comm in comms.values():
+            await comm.disconnect()
+        return got_next, third_silent
+
+    got_next, third_silent = async_to_sync(scenario)()
+    assert got_next == {"type": "turn", "match": match.pk, "count": 1}
+    assert third_silent
