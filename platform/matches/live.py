@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 
 from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
@@ -44,16 +45,45 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         logger.warning("pushes failed", exc_info=True)
 
 
-def publish(match_id: int, version: int, badge_seats: set[int] | None = None) -> None:
+@dataclass(frozen=True)
+class Snapshot:
+    """What the frames of one committed version need, taken in the transaction that made it
+    (saves re-reading the match and its seats after the commit). Values, not the Match: a
+    later change in the same transaction must not alter an earlier version's frames."""
+    pk: int
+    game: str
+    players: int
+    public: bool
+    state: dict  # engines return new states; they never change one in place
+    version: int
+    status: str
+    to_move: list
+    outcome: dict | None
+    seat_users: dict  # seat -> user id (human seats)
+
+    @classmethod
+    def of(cls, match, seats) -> "Snapshot":
+        return cls(match.pk, match.game, match.players, match.public, match.state, match.version, match.status,
+                   list(match.to_move), match.outcome, {s.seat: s.user_id for s in seats if s.user_id})
+
+
+def publish(match_id: int, version: int, badge_seats: set[int] | None = None,
+            known: Snapshot | None = None) -> None:
     """The new version's frames; "your turn" badges only to the players of ``badge_seats``
-    (those whose turn began or ended; None: every player) — the others' counts are unchanged."""
+    (those whose turn began or ended; None: every player) — the others' counts are unchanged.
+    ``known``: the version as committed; without it the match is read (and skipped if a newer
+    version exists: that one publishes its own frames)."""
     from .models import Match
     from .services import plugin_for
 
-    match = Match.objects.filter(pk=match_id).only("id", "game", "state", "version", "status", "to_move",
-                                                   "outcome", "public", "players").first()
-    if match is None or match.version != version:
-        return  # a newer change will publish its own frame
+    if known is not None:
+        match, seat_users = known, known.seat_users
+    else:
+        match = Match.objects.filter(pk=match_id).only("id", "game", "state", "version", "status", "to_move",
+                                                       "outcome", "public", "players").first()
+        if match is None or match.version != version:
+            return  # a newer change will publish its own frame
+        seat_users = dict(match.seats.filter(user__isnull=False).values_list("seat", "user_id"))
     engine = plugin_for(match).engine
     viewers = list(range(match.players)) + ([None] if match.public else [])
     messages = []
@@ -69,10 +99,7 @@ def publish(match_id: int, version: int, badge_seats: set[int] | None = None) ->
 
     from .models import Seat
 
-    seats = match.seats.filter(user__isnull=False)
-    if badge_seats is not None:
-        seats = seats.filter(seat__in=badge_seats)
-    user_ids = list(seats.values_list("user_id", flat=True))
+    user_ids = [u for seat, u in sorted(seat_users.items()) if badge_seats is None or seat in badge_seats]
     counts = dict(Seat.objects.filter(user_id__in=user_ids).values("user_id").annotate(
         n=Count("id", filter=Q(to_move=True, match__status="active"))).values_list("user_id", "n")) if user_ids else {}
     for user_id in user_ids:

@@ -97,13 +97,18 @@ def submit_action(match_id: int, user, action, version) -> LogEntry:
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, version)
-        seat = _seat_of(match, user)
+        # Every seat at once: the mover's check, the turn bookkeeping and the bot check share it.
+        seats = list(Seat.objects.filter(match=match))
+        seat = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
+        if seat is None:
+            raise NotSeated(_("You do not play in this match."))
         if seat.resigned:
             raise NotYourTurn(_("You have left this match."))
-        return _apply(match, seat.seat, action)
+        return _apply(match, seat.seat, action, seats=seats)
 
 
-def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION) -> LogEntry:
+def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION,
+           seats: list[Seat] | None = None) -> LogEntry:
     plugin = plugin_for(match)
     if seat not in match.to_move:
         raise NotYourTurn(_("It is not your turn."))
@@ -115,7 +120,7 @@ def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTI
         raise IllegalMove(reason, reason_de=exc.reason_de) from None
     match.state = step.state
     entry = _append(match, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
-    _refresh(match, plugin)
+    _refresh(match, plugin, seats)
     return entry
 
 
@@ -124,14 +129,16 @@ def _append(match: Match, **fields) -> LogEntry:
     return LogEntry.objects.create(match=match, seq=match.version, **fields)
 
 
-def _refresh(match: Match, plugin: Plugin) -> None:
-    """Recompute to_move/outcome from the snapshot, save, and schedule the pushes."""
+def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None) -> None:
+    """Recompute to_move/outcome from the snapshot, save, and schedule the pushes. ``seats``:
+    the match's seats if the caller loaded them in this transaction (under the row lock)."""
     engine = plugin.engine
     before = set(match.to_move)
     match.to_move = engine.to_move(match.state)
     outcome = engine.outcome(match.state)
     fields = ["state", "version", "to_move", "updated_at"]
-    seats = list(match.seats.all())
+    if seats is None:
+        seats = list(match.seats.all())
     if outcome is not None:
         match.status = Match.Status.FINISHED
         match.outcome = _flag_forfeits(_with_resignations(outcome, match, seats), match)
@@ -139,7 +146,7 @@ def _refresh(match: Match, plugin: Plugin) -> None:
         fields += ["status", "outcome", "finished_at"]
     match.save(update_fields=fields)
     _sync_seats(match, seats, before)
-    _after_change(match, previous_to_move=sorted(before))
+    _after_change(match, previous_to_move=sorted(before), seats=seats)
 
 
 def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
@@ -180,14 +187,20 @@ def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
     return {**outcome, "placements": result}
 
 
-def _after_change(match: Match, previous_to_move: list[int] | None) -> None:
+def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[Seat] | None = None) -> None:
+    """After commit: the frames, the follow-up, the bots. ``seats`` (current, if the caller has
+    them) saves the frames and the bot check their own queries."""
     match_id, version, status, to_move = match.pk, match.version, match.status, list(match.to_move)
     # Whose "your turn" count changed: the seats whose turn began or ended (all if unknown).
     badges = None if previous_to_move is None else set(previous_to_move) ^ set(to_move)
-    transaction.on_commit(lambda: live.publish(match_id, version, badges))
+    known = None if seats is None else live.Snapshot.of(match, seats)
+    transaction.on_commit(lambda: live.publish(match_id, version, badges, known=known))
     transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move))
-    if (not _in_bot_loop.get() and match.status == Match.Status.ACTIVE
-            and match.seats.filter(seat__in=match.to_move).exclude(bot="").exists()):
+    if seats is not None:
+        bot_to_move = any(s.bot and s.seat in to_move for s in seats)
+    else:
+        bot_to_move = match.seats.filter(seat__in=to_move).exclude(bot="").exists()
+    if not _in_bot_loop.get() and match.status == Match.Status.ACTIVE and bot_to_move:
         from .tasks import play_bots
 
         transaction.on_commit(lambda: play_bots.delay(match_id))
