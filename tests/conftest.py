@@ -81,3 +81,25 @@ def _celery_worker_process(django_db_setup, django_db_blocker):
             proc.wait(timeout=20)
         except Exception:
             proc.kill()
+        _wait_for_other_sessions_to_end(django_db_blocker)
+
+
+def _wait_for_other_sessions_to_end(django_db_blocker, timeout: float = 10.0) -> None:
+    """The worker's pool processes keep a database connection (config/celery.py); PostgreSQL
+    ends their sessions a moment after they exit. Dropping the test database before that
+    fails with "being accessed by other users"."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with django_db_blocker.unblock():
+        while time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                               "AND pid <> pg_backend_pid()")
+                if cursor.fetchone()[0] == 0:
+                    return
+            time.sleep(0.1)
