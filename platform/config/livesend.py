@@ -9,8 +9,8 @@ async_to_sync, so tests there see every frame at once.
 from __future__ import annotations
 
 import asyncio
-import os
 import logging
+import os
 import threading
 
 from asgiref.sync import async_to_sync

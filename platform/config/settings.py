@@ -86,8 +86,8 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # A connection per request, closed at its end (CONN_MAX_AGE 0, as Django advises under
     # ASGI): every request runs in a thread of its own, and persistent per-thread connections
-    # piled up to "too many clients" under load. (psycopg's pool was tried: after a database
-    # restart it handed out no connection for a long while; see docs/performance.md.)
+    # piled up to "too many clients" under load. DB_CONN_MAX_AGE > 0 suits gunicorn's
+    # long-lived threads (`make web`); DB_POOL=1 gives each process a pool (below).
     _max_age = int(os.environ.get("DB_CONN_MAX_AGE", "0"))  # > 0 only where threads live long (gunicorn)
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_max_age,
                                                   conn_health_checks=_max_age > 0)}

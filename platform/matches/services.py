@@ -69,10 +69,14 @@ def _locked(match_id: int) -> Match:
         raise NotSeated(_("There is no such match.")) from None
 
 
-def _seat_of(match: Match, user) -> Seat:
+def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
+    """The user's seat (from ``seats`` if the caller has loaded them)."""
     seat = None
     if user is not None and user.is_authenticated:
-        seat = Seat.objects.filter(match=match, user=user).first()
+        if seats is None:
+            seat = Seat.objects.filter(match=match, user=user).first()
+        else:
+            seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise NotSeated(_("You do not play in this match."))
     return seat
@@ -99,9 +103,7 @@ def submit_action(match_id: int, user, action, version) -> LogEntry:
         _check_version(match, version)
         # Every seat at once: the mover's check, the turn bookkeeping and the bot check share it.
         seats = list(Seat.objects.filter(match=match))
-        seat = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
-        if seat is None:
-            raise NotSeated(_("You do not play in this match."))
+        seat = _seat_of(match, user, seats)
         if seat.resigned:
             raise NotYourTurn(_("You have left this match."))
         return _apply(match, seat.seat, action, seats=seats)

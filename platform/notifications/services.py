@@ -113,16 +113,15 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
     return notification
 
 
-def enqueue(deliveries: list[int] | list[tuple[int, str]]) -> None:
-    """One task per delivery: ids, or (id, channel) pairs (saves the task a query)."""
+def enqueue(deliveries: list[tuple[int, str]]) -> None:
+    """One task per (delivery id, channel); the channel saves the task a query."""
     from .tasks import deliver
 
-    for item in deliveries:
-        args = item if isinstance(item, tuple) else (item,)
+    for delivery_id, channel in deliveries:
         try:
-            deliver.delay(*args)
+            deliver.delay(delivery_id, channel)
         except Exception:  # the broker is down: the flush re-enqueues PENDING rows later
-            logger.warning("could not enqueue delivery %s", args[0], exc_info=True)
+            logger.warning("could not enqueue delivery %s", delivery_id, exc_info=True)
 
 
 def push_live(user_id: int, extra: dict | None = None) -> None:
@@ -191,18 +190,19 @@ def unsubscribe(user, kind: str) -> None:
 # --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
 def flush(now: datetime | None = None, limit: int = 2000) -> int:
     """Release held deliveries whose quiet hours are over; re-enqueue PENDING ones whose task
-    was lost (broker restarted, enqueue failed). Sending twice is impossible (see tasks.deliver)."""
+    was lost (broker restarted, enqueue failed). Sending twice is impossible (see mail.send_delivery)."""
     now = now or timezone.now()
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
-                    .values_list("pk", flat=True)[:limit])
+                    .values_list("pk", "channel")[:limit])
     if released:
-        Delivery.objects.filter(pk__in=released, status=Delivery.Status.HELD).update(status=Delivery.Status.PENDING)
+        Delivery.objects.filter(pk__in=[pk for pk, _ in released], status=Delivery.Status.HELD).update(
+            status=Delivery.Status.PENDING)
     stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
                                          created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
-                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", flat=True)[:limit])
-    ids = sorted(set(released) | set(stuck))
-    enqueue(ids)
-    return len(ids)
+                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", "channel")[:limit])
+    due = sorted(set(released) | set(stuck))
+    enqueue(due)
+    return len(due)
 
 
 def digests_due(now: datetime | None = None) -> int:

@@ -16,7 +16,7 @@ def deliver(self, delivery_id: int, channel: str | None = None) -> str:
     from . import mail, push
     from .models import Delivery
 
-    if channel is None:  # enqueued without it (the flush): one more query
+    if channel is None:  # a task queued before the channel was passed along
         channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
         if channel is None:
             return "missing"
