@@ -56,12 +56,16 @@ def invitation_hooks() -> list:
 
 class InvitationForm(SeatChoicesMixin, forms.Form):
     players = forms.TypedChoiceField(label=_("Players"), coerce=int)
-    move_days = forms.IntegerField(label=_("Days per move"), min_value=1, max_value=30, initial=3)
+    move_days = forms.IntegerField(label=_("Days per move"), min_value=1, max_value=30, initial=3,
+                                   help_text=_("Only with days per move."),
+                                   widget=forms.NumberInput(attrs={"data-clock-mode": "days"}))
     private = forms.BooleanField(label=_("Private (only invited players may join)"), required=False)
     invitees = forms.CharField(label=_("Invited players"), required=False,
-                               help_text=_("User names, separated by commas."))
+                               help_text=_("User names, separated by commas. They are told (by their notification "
+                                           "settings); with “private” only they may join."))
     bots = forms.IntegerField(label=_("Bot opponents"), min_value=0, max_value=3, initial=0, required=False)
-    comment = forms.CharField(label=_("Comment"), max_length=200, required=False)
+    comment = forms.CharField(label=_("Comment"), max_length=200, required=False,
+                              help_text=_("At most 200 characters."))
 
     def __init__(self, plugin: Plugin, user_id: int, lang: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,6 +77,10 @@ class InvitationForm(SeatChoicesMixin, forms.Form):
         self.fields.update(choice_fields(plugin, user_id, lang))
         for hooks in invitation_hooks():
             self.fields.update(hooks.form_fields(lang))
+        if "clock_mode" in self.fields:  # "days per move" belongs with the time control it is part of
+            names = [n for n in self.fields if n != "move_days"]
+            names.insert(names.index("clock_mode") + 1, "move_days")
+            self.order_fields(names)
 
     def options(self) -> dict:
         return {k[4:]: v for k, v in self.cleaned_data.items() if k.startswith("opt_")}
@@ -111,5 +119,8 @@ class LobbyFilterForm(forms.Form):
         return {k[4:]: v == "1" for k, v in self.cleaned_data.items() if k.startswith("opt_") and v}
 
 
+CHAT_MAX = 500
+
+
 class ChatForm(forms.Form):
-    text = forms.CharField(max_length=500, label=_("Message"))
+    text = forms.CharField(max_length=CHAT_MAX, label=_("Message"))

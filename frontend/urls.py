@@ -1,15 +1,21 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from . import views
 
 urlpatterns = [
+    # Pages link their icons; browsers still ask /favicon.ico for anything else (API, JSON).
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.ico"), permanent=True)),
     path("", views.home, name="home"),
     path("lobby/", views.lobby_page, name="lobby"),
     path("invitations/new/", views.invitation_new, name="invitation-new"),
     path("invitations/new/<slug:game>/", views.invitation_new, name="invitation-new-game"),
     path("invitations/<int:pk>/", views.invitation_page, name="invitation"),
     path("invitations/<int:pk>/status/", views.invitation_status, name="invitation-status"),
+    path("invitations/<int:pk>/seats/", views.invitation_seats, name="invitation-seats"),
     path("invitations/<int:pk>/<str:verb>/", views.invitation_action, name="invitation-action"),
+    path("games/<slug:game>/rules/", views.game_rules, name="game-rules"),
     path("my-games/", views.my_games, name="my-games"),
     path("next-game/", views.next_game, name="next-game"),
     path("matches/<int:pk>/", views.match_page, name="match"),

@@ -2,9 +2,12 @@
 lobby.services and matches.services; what a viewer may see in matches.presenters."""
 from __future__ import annotations
 
+from games.textnum import small_int
+
 from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponse
@@ -22,9 +25,10 @@ from lobby.errors import LobbyError
 from lobby.models import Invitation
 from matches import chat, presenters, queries as match_queries, services as match_services
 from matches.errors import MatchError
-from matches.models import LogEntry, Match
+from matches.models import LogEntry, Match, Seat
 
 from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
+from .rules import RULES, rules_template
 
 LOBBY_PAGE_SIZE = 50
 
@@ -104,30 +108,69 @@ def invitation_new(request, game: str | None = None):
 
 
 def invitation_page(request, pk: int):
-    invitation = get_object_or_404(Invitation.objects.select_related("host"), pk=pk)
+    invitation = Invitation.objects.select_related("host").filter(pk=pk).first()
+    if invitation is None or (invitation.private and not _may_see_private(request.user, invitation)):
+        if not request.user.is_authenticated:
+            # The invitee following the mail's link while logged out: log in first. Missing and
+            # private invitations answer alike, so this tells a stranger nothing.
+            return redirect_to_login(request.get_full_path())
+        raise Http404("No such invitation")
     if invitation.match_id:
         return redirect("match", invitation.match_id)
-    if invitation.private and not (request.user.is_authenticated and (
-            invitation.host_id == request.user.id or invitation.invitees.filter(pk=request.user.pk).exists())):
-        raise Http404("No such invitation")
     plugin = registry.get(invitation.game)
     entries = list(invitation.entries.select_related("user"))
     joined = request.user.is_authenticated and any(e.user_id == request.user.id for e in entries)
     join_form = JoinForm(plugin, request.user.id, _lang()) if request.user.is_authenticated else None
+    may_decline = (request.user.is_authenticated and not joined and invitation.host_id != request.user.id
+                   and invitation.invitees.filter(pk=request.user.pk).exists()
+                   and not invitation.declined.filter(pk=request.user.pk).exists())
     return render(request, "frontend/invitation.html", {
-        "inv": invitation, "entries": entries, "joined": joined, "join_form": join_form,
+        "inv": invitation, "entries": entries, "joined": joined, "join_form": join_form, "may_decline": may_decline,
+        "poll": joined and invitation.status == Invitation.Status.OPEN, "free_seats": range(invitation.seats_free),
         "game_name": game_name(invitation.game, _lang()), "options": _option_labels(invitation, _lang())})
 
 
 def invitation_status(request, pk: int):
     """Polled by a waiting player's invitation page: 204 while open; once the match has
     started, htmx follows the HX-Redirect header into it."""
-    match_id = Invitation.objects.filter(pk=pk).values_list("match_id", flat=True).first()
+    row = Invitation.objects.filter(pk=pk).values_list("match_id", "match__public").first()
+    match_id, public = row or (None, False)
     if not match_id:
         return HttpResponse(status=204)
+    if not public and not (request.user.is_authenticated
+                           and Seat.objects.filter(match_id=match_id, user=request.user).exists()):
+        return HttpResponse(status=204)  # a private match's id only to its players: else as if open
     response = HttpResponse(status=200)
     response["HX-Redirect"] = reverse("match", args=[match_id])
     return response
+
+
+def invitation_seats(request, pk: int):
+    """The seat list of a waiting player's invitation page, fetched after a websocket frame or
+    every few seconds: 204 while ``taken`` is still the count; once the match has started,
+    htmx follows HX-Redirect into it."""
+    invitation = Invitation.objects.filter(pk=pk).only("id", "match_id", "seats_taken", "private", "host_id",
+                                                       "players", "status").first()
+    if invitation is None or (invitation.private and not _may_see_private(request.user, invitation)):
+        raise Http404("No such invitation")
+    if invitation.match_id or invitation.status == Invitation.Status.CANCELLED:
+        # Started: into the match. Withdrawn: the invitation page says so (and stops polling).
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = (reverse("match", args=[invitation.match_id]) if invitation.match_id
+                                   else reverse("invitation", args=[pk]))
+        return response
+    if request.GET.get("taken") == str(invitation.seats_taken):
+        return HttpResponse(status=204)
+    entries = list(invitation.entries.select_related("user"))
+    joined = any(e.user_id == request.user.id for e in entries) if request.user.is_authenticated else False
+    return render(request, "frontend/invitation_seats.html", {
+        "inv": invitation, "entries": entries, "free_seats": range(invitation.seats_free),
+        "poll": joined and invitation.status == Invitation.Status.OPEN})
+
+
+def _may_see_private(user, invitation: Invitation) -> bool:
+    return user.is_authenticated and (invitation.host_id == user.id or invitation.invitees.filter(pk=user.pk).exists()
+                                      or invitation.entries.filter(user=user).exists())
 
 
 @login_required
@@ -148,6 +191,10 @@ def invitation_action(request, pk: int, verb: str):
             lobby.leave(pk, request.user)
             messages.success(request, _("You have left the invitation."))
             return redirect("lobby")
+        elif verb == "decline":
+            lobby.decline(pk, request.user)
+            messages.success(request, _("You have declined the invitation; the host has been told."))
+            return redirect("my-games")
         elif verb == "cancel":
             lobby.cancel(pk, request.user)
             messages.success(request, _("The invitation has been cancelled."))
@@ -156,6 +203,10 @@ def invitation_action(request, pk: int, verb: str):
             raise Http404()
     except LobbyError as exc:
         messages.error(request, exc.message)
+        if exc.status in (403, 404):
+            # The invitation page may be a 404 for this user (private), which shows no messages:
+            # the message would then pop up, stale, on some later page. The lobby shows it now.
+            return redirect("lobby")
     return redirect("invitation", pk)
 
 
@@ -171,7 +222,11 @@ def my_games(request):
                      "players": [s.name for s in seats],
                      "my_place": next((s.place for s in seats if s.user_id == request.user.id), None)})
     waiting = list(lobby_queries.open_invitations(request.user).filter(entries__user=request.user)[:50])
-    return render(request, "frontend/my_games.html", {"rows": rows, "waiting": waiting})
+    invited = [{"inv": i, "game_name": game_name(i.game, lang), "options": _option_labels(i, lang)}
+               for i in lobby_queries.invited_to(request.user)[:50]]
+    return render(request, "frontend/my_games.html", {
+        "rows": rows, "waiting": [{"inv": i, "game_name": game_name(i.game, lang)} for i in waiting],
+        "invited": invited})
 
 
 @login_required
@@ -181,6 +236,17 @@ def next_game(request):
         messages.info(request, _("No game is waiting for your move."))
         return redirect("my-games")
     return redirect("match", match.pk)
+
+
+def game_rules(request, game: str):
+    """The rules of one game, in the active language (German or English); a game without a
+    rules page yet shows its summary."""
+    meta = _plugin_or_404(game).meta
+    lang = _lang()
+    return render(request, "frontend/rules.html", {
+        "slug": game, "lang": lang, "game_name": game_name(game, lang),
+        "summary": meta.summary_de if lang == "de" else meta.summary_en,
+        "rules_template": rules_template(game, lang) if game in RULES else ""})
 
 
 # --- the game page -------------------------------------------------------------------------------
@@ -208,6 +274,8 @@ def _match_context(request, pk: int) -> dict:
         "lang": lang, "log": log, "names": names, "version": match.version, "can_undo": can_undo,
         "act_url": reverse("match-act", args=[match.pk]), "plugin": plugin,
         "board_template": plugin.board_template, "game_name": game_name(match.game, lang),
+        "board_styles": plugin.board_styles, "board_styles_in_head": bool(plugin.board_styles),
+        "rules_url": reverse("game-rules", args=[match.game]),
         "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
         "chat_form": ChatForm(),
         "placements": _placements(match, names),
@@ -215,8 +283,66 @@ def _match_context(request, pk: int) -> dict:
         "time_limit_at": match_services.time_limit_ends_at(match, plugin)
         if match.status == Match.Status.ACTIVE else None,
     }
-    context.update(plugin.board_context(view, viewer, legal, lang))
+    context.update(_last_move(plugin, match, entries, log, view, viewer))
+    context["recap"] = _recap(log, viewer)
+    if plugin.board_context_takes_highlights:
+        context.update(plugin.board_context(view, viewer, legal, lang, hl=context["hl"]))
+    else:
+        context.update(plugin.board_context(view, viewer, legal, lang))
+    context["clocks"] = _clocks(match, seats)
+    context["strip"] = _strip(seats, match, context)
     return context
+
+
+def _last_move(plugin, match: Match, entries: list, log: list[dict], view: dict, viewer) -> dict:
+    """The newest log line that is not taken back, and what it changed on the board (``hl``, the
+    plugin's ``highlights`` of the events this viewer may see), so a returning player sees it."""
+    for entry, line in zip(reversed(entries), reversed(log)):
+        if entry.undone or entry.kind == LogEntry.Kind.UNDO:
+            continue
+        finished = match.status != Match.Status.ACTIVE
+        events = [e for e in entry.events or [] if presenters.event_visible(e, viewer, finished)]
+        hl = plugin.highlights(events, view) if entry.kind == LogEntry.Kind.ACTION else {}
+        return {"last_move": line, "hl": hl or {}}
+    return {"last_move": None, "hl": {}}
+
+
+def _recap(log: list[dict], viewer) -> list[dict]:
+    """The others' lines since the viewer's last move (replays' recap), if that app is there."""
+    if not apps.is_installed("replays"):
+        return []
+    from replays.history import recap  # a feature app, maybe absent
+
+    return recap(log, viewer)
+
+
+def _clocks(match: Match, seats: list) -> dict | None:
+    if not apps.is_installed("clocks"):
+        return None
+    from clocks.presenters import match_clocks  # a feature app, maybe absent
+
+    return match_clocks(match, seats)
+
+
+def _strip(seats: list, match: Match, context: dict) -> list[dict]:
+    """The compact players strip: name, the game's short score line (``seat_summaries`` from the
+    plugin's board context), whose turn, clock; details (``seat_details``) on demand."""
+    summaries = context.get("seat_summaries") or []
+    details = context.get("seat_details") or []
+    clocks = {row["seat"]: row for row in (context["clocks"] or {}).get("rows", [])}
+    profiles = apps.is_installed("community")
+    active = match.status == Match.Status.ACTIVE
+    rows = []
+    for s in sorted(seats, key=lambda s: s.seat):
+        rows.append({
+            "seat": s.seat, "name": s.name, "me": s.seat == context["seat"],
+            "to_move": active and s.seat in match.to_move, "resigned": s.resigned,
+            "summary": summaries[s.seat] if s.seat < len(summaries) else "",
+            "details": details[s.seat] if s.seat < len(details) else [],
+            "clock": clocks.get(s.seat) or {},
+            "profile_url": reverse("user-profile", args=[s.user.username]) if profiles and s.user_id else "",
+        })
+    return rows
 
 
 def _placements(match: Match, names: list[str]) -> list[dict]:
@@ -234,6 +360,7 @@ def match_page(request, pk: int):
         from notifications.services import mark_match_read  # a feature app, maybe absent
 
         mark_match_read(request.user, pk)
+    context["full_page"] = True  # base.html shows the messages of a full page load
     return render(request, "frontend/match.html", context)
 
 
@@ -241,12 +368,12 @@ def match_board(request, pk: int):
     """The live part of the game page (board, moves, log), fetched by htmx after a push or a poll.
     Answers 204 when the client already shows ``version``, so polling costs almost nothing."""
     known = request.GET.get("version")
-    if known is not None and known.isdigit():
+    if small_int(known) is not None:
         # Still one query, but only for a match this user may watch: a 204 would otherwise
         # tell a stranger a private match's version.
         watchable = Q(public=True) | Q(seats__user=request.user) if request.user.is_authenticated else Q(public=True)
         current = Match.objects.filter(watchable, pk=pk).values_list("version", flat=True).first()
-        if current is not None and int(known) == current:
+        if current is not None and small_int(known) == current:
             return HttpResponse(status=204)
     return render(request, "frontend/match_live.html", _match_context(request, pk))
 
@@ -261,15 +388,18 @@ def match_act(request, pk: int):
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = None
+    status = 200
     try:
         action = plugin.action_from_form(request.POST.dict())
         match_services.submit_action(pk, request.user, action, version)
     except IllegalAction as exc:
         messages.error(request, exc.reason_de if _lang() == "de" else exc.reason)
+        status = 400
     except MatchError as exc:
         reason = exc.extra.get("reason_de") if _lang() == "de" else None
         messages.error(request, reason or _translate_error(exc))
-    return _back_to_match(request, pk)
+        status = exc.status
+    return _back_to_match(request, pk, status)
 
 
 def _translate_error(exc: MatchError) -> str:
@@ -280,10 +410,11 @@ def _translate_error(exc: MatchError) -> str:
     return exc.message
 
 
-def _back_to_match(request, pk: int):
+def _back_to_match(request, pk: int, status: int = 200):
+    """htmx: the live part in place (a refusal keeps its 4xx status; table.js swaps it so the
+    message shows beside the board). Without JavaScript: back to the page (post/redirect/get)."""
     if request.htmx:
-        response = render(request, "frontend/match_live.html", _match_context(request, pk))
-        return response
+        return render(request, "frontend/match_live.html", _match_context(request, pk), status=status)
     return redirect("match", pk)
 
 
@@ -294,6 +425,7 @@ def match_undo(request, pk: int):
         match_services.undo(pk, request.user, _int(request.POST.get("version")))
     except MatchError as exc:
         messages.error(request, _translate_error(exc))
+        return _back_to_match(request, pk, exc.status)
     return _back_to_match(request, pk)
 
 
@@ -312,20 +444,28 @@ def match_resign(request, pk: int):
 @require_POST
 def match_chat(request, pk: int):
     form = ChatForm(request.POST)
+    error = ""
     try:
         if form.is_valid():
             chat.post(pk, request.user, form.cleaned_data["text"])
         else:
-            messages.error(request, _("A chat message needs 1 to 500 characters."))
+            error = _("A chat message needs 1 to 500 characters.")
     except MatchError as exc:
-        messages.error(request, exc.message)
+        error = exc.message
     if request.htmx:
+        # The error goes into the chat part itself: a flash message would not show in this
+        # fragment and would pop up, stale, on some later page.
         match = get_object_or_404(Match, pk=pk)
-        if not presenters.can_watch(match, presenters.seat_for(list(match.seats.all()), request.user)):
+        seats = list(match.seats.all())
+        my_seat = presenters.seat_for(seats, request.user)
+        if not presenters.can_watch(match, my_seat):
             raise Http404("No such match")  # the chat of a private match is for its players only
         return render(request, "frontend/chat.html", {
             "match": match, "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
-            "chat_form": ChatForm()})
+            "chat_form": ChatForm(initial={"text": request.POST.get("text", "")[:500]} if error else None),
+            "chat_error": error, "my_seat": my_seat, "seats": seats})  # 200: htmx swaps no 4xx
+    if error:
+        messages.error(request, error)
     return redirect("match", pk)
 
 

@@ -232,6 +232,12 @@ class Plugin:
     #: template (relative to the game's ``templates/`` folder) rendering the board for the
     #: game page; context: ``match``, ``view``, ``seat``, ``legal`` (legal actions), ``lang``.
     board_template: str = ""
+    # A template with the board's <style>; the game page puts it in <head> once, so the live
+    # part swapped after every move does not carry it (the board includes it elsewhere).
+    board_styles: str = ""
+    # True: the platform passes ``board_context`` the last move's ``highlights`` as ``hl=`` (so a
+    # board can mark what changed in Python rather than with a test per element in its template).
+    board_context_takes_highlights: bool = False
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -287,6 +293,12 @@ class Plugin:
         built-in tags and filters, so shape the data here)."""
         return {}
 
+    def highlights(self, events: list[dict], view: dict) -> dict:
+        """What the last move changed, for the board to mark (e.g. ``{"cauldrons": [2]}``).
+        ``events`` are the last action's events the viewer may see; keys and values are the
+        game's own (its board template reads them as ``hl``). Default: nothing marked."""
+        return {}
+
     def describe(self, event: dict, names: list[str], lang: str) -> str:
         """One log line for an event, in ``lang`` ("de" or "en"); ``names`` are seat names."""
         return event.get("type", "?")
@@ -296,19 +308,36 @@ class Plugin:
 
         Default: the form has one field ``action`` holding the action as JSON.
         """
-        import json
+        from games import safejson
 
-        try:
-            action = json.loads(data.get("action", ""))
+        try:  # a stranger's text: nesting is bounded (no RecursionError), NUL refused
+            action = safejson.loads(data.get("action", ""))
         except (TypeError, ValueError):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.") from None
         if not isinstance(action, dict):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
         return action
 
+    def public_action(self, action: Action, seat: int, viewer: int | None) -> Action:
+        """A logged action of ``seat`` as another seat ``viewer`` (None: a spectator) sees it
+        while the match runs (the API log, the export). Default: all of it."""
+        return action
+
     def tiebreak_scores(self, state: State) -> list[float] | None:
         """For an unfinished game: a score per seat by the game's own tie-break (used when a
         tournament round's deadline ends a match as a modified win). None if not supported."""
+        return None
+
+    def placements_at_time_limit(self, state: State) -> list[dict] | None:
+        """The outcome's ``placements`` (``{seat, place, score, rank?}``, one per seat) when a
+        time limit ends the match unfinished, by the game's own rule (Der Orden: rank reached,
+        its tie-break list, then the lot from the state's RNG). Deterministic. None: the
+        platform places by ``tiebreak_scores`` (equal scores share a place)."""
+        return None
+
+    def apply_penalty(self, state: State, seat: int, penalty: str) -> Step | None:
+        """A judge's game penalty on a running match (Der Orden: ``"descend_rank"``, „Abstieg
+        um einen Rang“). None: the game has no such penalty (it stays an instruction)."""
         return None
 
     def resample_hidden(self, state: State, seat: int | None, rng) -> State:

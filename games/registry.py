@@ -43,3 +43,12 @@ def get(slug: str) -> Plugin:
 def template_dirs() -> list[str]:
     """Each game's ``templates/`` folder, for Django's template loader."""
     return [str(p) for p in sorted(GAMES_DIR.glob("*/templates")) if p.is_dir()]
+
+
+def display_name(slug: str, lang: str | None) -> str:
+    """The game's name for people in ``lang`` ("de…" German, else English); the slug itself
+    for a game that is not installed (old records). Pages, mails and the API's ``game_name``."""
+    plugin = plugins().get(slug)
+    if plugin is None:
+        return slug
+    return plugin.meta.name_de if (lang or "").startswith("de") else plugin.meta.name_en

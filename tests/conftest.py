@@ -2,10 +2,42 @@
 real games, so platform tests do not depend on any one game's rules."""
 import pytest
 
+import os
+
 from games import registry
 from tests.support.minigame import PLUGIN as MINI
 
 registry.plugins()[MINI.meta.slug] = MINI
+
+# The notification tests' local push service listens on loopback; production refuses such
+# endpoints (notifications/pushguard.py, tested with this off). Set before the worker starts.
+os.environ.setdefault("PUSH_ALLOW_LOOPBACK", "1")
+# Tests make invitations, chat lines, tournaments and decks by the dozen, and user ids repeat
+# across test databases while the counters live on in Redis: the per-user quotas are tested
+# at their real values in tests/security/test_quotas.py, and high elsewhere (also in the
+# servers and workers the suite starts, which read the environment).
+os.environ.setdefault("RATE_LIMITS", "invitation-user=100000,chat-user=100000,tournament-user=100000,"
+                                     "deck-user=100000")
+
+
+@pytest.fixture(autouse=True)
+def _no_dns(request, monkeypatch):
+    """No test looks a name up on the network: push endpoints resolve through a stub
+    (tests/security/test_push_endpoints.py gives it the addresses it needs)."""
+    if not request.config.pluginmanager.has_plugin("django"):
+        yield
+        return
+    try:
+        from notifications import pushguard
+    except ImportError:  # the notifications app is optional
+        yield
+        return
+
+    def stub(host):
+        raise OSError(f"no DNS in tests ({host})")
+
+    monkeypatch.setattr(pushguard, "resolve", stub)
+    yield
 
 
 @pytest.fixture

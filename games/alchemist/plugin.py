@@ -11,6 +11,7 @@ from .engine import final_scores
 
 class AlchemistPlugin(Plugin):
     board_template = "alchemist/board.html"
+    board_styles = "alchemist/styles.html"  # the game page puts it in <head>, once
 
     def describe(self, event: dict, names: list[str], lang: str) -> str:
         return presentation.describe(event, names, lang)
@@ -20,6 +21,9 @@ class AlchemistPlugin(Plugin):
 
     def action_from_form(self, data):
         return presentation.action_from_form(data)
+
+    def highlights(self, events, view):
+        return presentation.highlights(events)
 
     def bots(self):
         return dict(BOTS)

@@ -1,7 +1,10 @@
 """Alchemist presentation: names (de/en), log lines, board context, form parsing. No Django."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.base import IllegalAction
+from games.textnum import is_small_int
 
 from .rules import CIDX, COLOURS, PAIRS
 
@@ -145,7 +148,7 @@ def parse_recipe(code: str) -> dict:
     out: dict = {}
     for part in (code or "").split(","):
         colour, _, n = part.strip().partition(":")
-        if colour not in CIDX or colour in out or not n.isdigit():
+        if colour not in CIDX or colour in out or not is_small_int(n, 6):
             raise IllegalAction("Choose a recipe.", "Wähle eine Rezeptur.")
         out[colour] = int(n)
     return out
@@ -170,7 +173,7 @@ def action_from_form(data: dict) -> dict:
             for c in COLOURS:
                 raw = (data.get(c) or "").strip()
                 if raw:
-                    if not raw.isdigit():
+                    if not is_small_int(raw, 6):
                         raise IllegalAction("Ingredient counts must be whole numbers.",
                                             "Anzahlen müssen ganze Zahlen sein.")
                     if int(raw):
@@ -209,6 +212,12 @@ TEXT = {
         "rank": "Rang", "total": "Summe", "place": "Platz", "you": "du",
         "not_your_turn": "Warte auf deinen Zug.", "first_round": "Erste Runde zu zweit: Entwurf mit Wert mindestens 5.",
         "taken": "Schon im Kompendium", "start": "Startspieler",
+        "your_move": "Dein Zug", "rules": "Regeln", "help": "Hilfe: Nebenprodukte, verbotene Ingredienzien, Tribut", "players": "Adepten im Detail",
+        "supply": "Vorrat, Beutel und Plättchen",
+        "help_byproducts": "Nebenprodukte: Wer hier entwirft oder kopiert, erhält diese beiden aus dem offenen Vorrat; in die eigene Rezeptur dürfen sie nicht.",
+        "help_forbidden": "Verboten: die Nebenprodukte dieses Kessels, mehr als zwei gleiche Ingredienzien und eine Rezeptur, die schon im Kompendium steht.",
+        "help_tribute": "Tribut: Du bezahlst die Rezeptur; die gewählte Ingredienz erhält der Urheber, der Rest kommt aus dem Spiel.",
+        "help_pass": "Passen: 1 Ingredienz aus dem offenen Vorrat nehmen oder 2 aus dem Beutel ziehen.",
     },
     "en": {
         "compendium": "Compendium", "cauldron": "Cauldron", "byproducts": "By-products",
@@ -225,18 +234,29 @@ TEXT = {
         "rank": "Rank", "total": "Total", "place": "Place", "you": "you",
         "not_your_turn": "Waiting for your turn.", "first_round": "Two players, first round: design worth at least 5.",
         "taken": "Already in the compendium", "start": "Start player",
+        "your_move": "Your move", "rules": "Rules", "help": "Help: by-products, forbidden ingredients, tribute", "players": "Players in detail",
+        "supply": "Reserve, bag and tiles",
+        "help_byproducts": "By-products: whoever designs or copies here takes these two from the reserve; they may not go into the recipe itself.",
+        "help_forbidden": "Forbidden: this cauldron's by-products, more than two of one ingredient, and a recipe already in the compendium.",
+        "help_tribute": "Tribute: you pay the recipe; the ingredient you pick goes to its designer, the rest leaves the game.",
+        "help_pass": "Pass: take 1 ingredient from the reserve or draw 2 from the bag.",
     },
 }
 
 
 def _chip(colour: str, lang: str, count: int | None = None) -> dict:
+    if count is None:
+        return _plain_chip(colour, lang)
+    return {**_plain_chip(colour, lang), "name": ingredient_name(colour, lang, count),
+            "count": count, "range": list(range(count))}
+
+
+@lru_cache(maxsize=64)
+def _plain_chip(colour: str, lang: str) -> dict:
+    """A colour's names and swatch; shared by every chip of the page (read-only)."""
     both = f"{NAMES['de'][colour][1]} / {NAMES['en'][colour][1]}"
-    d = {"key": colour, "name": ingredient_name(colour, lang), "both": both, "hex": HEX[colour],
-         "word": COLOUR_WORD[_lang(lang)][colour]}
-    if count is not None:
-        d["count"] = count
-        d["range"] = list(range(count))
-    return d
+    return {"key": colour, "name": ingredient_name(colour, lang), "both": both, "hex": HEX[colour],
+            "word": COLOUR_WORD[_lang(lang)][colour]}
 
 
 def _cubes(ingredients: dict | None, lang: str) -> list[dict]:
@@ -306,7 +326,14 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
                       school=_chip(view["seats"][r["seat"]]["school"], lang)
                       if view["seats"][r["seat"]]["school"] else None)
                  for r in sorted(view["final"]["seats"], key=lambda r: (r["place"], r["seat"]))]
-    return {"alc": {
+    fame_word = "Ruhm" if lang == "de" else "Fame"
+    summaries = [f"{fame_word} {s['fame']}" for s in view["seats"]]
+    details = [[f"{t['seals']}: {s['seals']}", f"{t['cubes']}: {s['ingredient_count']}"]
+               + ([t["start"]] if s["seat"] == view["start_seat"] else []) for s in view["seats"]]
+    if view["final"]:
+        for r in view["final"]["seats"]:
+            summaries[r["seat"]] = f"{t['total']} {r['total']}"
+    return {"seat_summaries": summaries, "seat_details": details, "alc": {
         "t": t, "lang": lang, "round": view["round"], "schools": view["schools"],
         "finished": view["finished"], "my_turn": bool(legal),
         "colours": [_chip(c, lang) for c in COLOURS],
@@ -320,3 +347,24 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
         "first_round_rule": view["players"] == 2 and view["round"] == 1 and not view["finished"],
         "final": final,
     }}
+
+
+# -- what the last move changed ----------------------------------------------------------------
+def highlights(events: list[dict]) -> dict:
+    """Cauldrons designed or copied, the seats whose fame or ingredients changed and the reserve
+    colours taken, from the last move's (visible) events."""
+    cauldrons, seats, colours = [], [], []
+    for e in events:
+        t = e.get("type")
+        if t in ("design", "copy"):
+            cauldrons.append(e["cauldron"])
+            seats.append(e["seat"])
+            colours += list(e.get("byproducts") or [])
+            if t == "copy" and e.get("owner") is not None:
+                seats.append(e["owner"])
+        elif t == "pass_take":
+            seats.append(e["seat"])
+            colours.append(e["colour"])
+        elif t in ("pass_draw", "pass_empty"):
+            seats.append(e["seat"])
+    return {"cauldrons": cauldrons, "seats": seats, "colours": colours}

@@ -7,6 +7,9 @@ from games.orden import rules as R
 from games.orden.legal import legal
 from games.orden.schema import PLAIN
 
+# Wählen: where a chosen card is best taken from (new cards first, the own display last)
+ZONE_COST = {"deck": 0, "ablage": 1, "hand": 2, "auslage": 3}
+
 
 def random_bot(state, seat, rng):
     acts = legal(state, seat)
@@ -112,7 +115,9 @@ def heuristic_bot(state, seat, rng):
     if phase == "pay":
         return _pay(state, seat, acts, ev)
     if phase == "choose":
-        return max(acts, key=lambda a: (_choice_value(state, seat, a["card"], ev), -a["card"]))
+        # a card taken from the own Auslage or hand gains nothing (and replaying it loops)
+        return max(acts, key=lambda a: (_choice_value(state, seat, a["card"], ev),
+                                        -ZONE_COST.get(a.get("zone", "deck"), 0), -a["card"]))
     asc, once, other, plays = [], [], [], []
     for a in acts:
         if a["type"] == "activate":
@@ -150,6 +155,13 @@ def _gain(state, s, a, ev) -> float:
                 gain += max(_choice_value(state, s, no, ev, v, a["card"]) for no in nos)
         elif v.kind == "descend":
             gain += 2.5 * sum(1 for o in range(state["n"]) if o != s and R.rank(state, o) > ev.rank)
+        elif v.kind == "force_discard":  # worth more the more it hurts the leaders
+            from games.orden.interact import targets
+            for o in targets(state, s, v):
+                zone = state["p"][o][v.src]
+                hit = min(v.n, len(zone) if v.select is None else
+                          sum(R.matches(R.card(state, i), v.select) for i in zone))
+                gain += hit * (0.5 if v.src == "hand" else 1.5) * (1.2 if R.rank(state, o) >= ev.rank else 0.5)
     loss = 0.0
     for c in ab.costs:
         if c.what == "self":
@@ -171,7 +183,7 @@ def _ascend_cost(state, a) -> float:
 def _choice_value(state, s, no, ev, verb=None, src=None) -> float:
     if verb is None:
         res = state["res"]
-        verb = R.card(state, res["card"]).abilities[res["ability"]].verbs[res["vi"]]
+        verb = R.rule_card(state, res).abilities[res["ability"]].verbs[res["vi"]]
         src = res["card"]
     found = R.find_chosen(state, s, verb, no, exclude=(src,))
     if found is None or found[1] == "auslage":
@@ -209,10 +221,20 @@ def _react(state, s, acts, ev):
     prevents = [a for a in reacts if any(v.kind == "prevent" for v in _ability(state, a).verbs)]
     if prevents and pa.ascends and (R.rank(state, target) >= ev.rank or R.rank(state, target) >= 6):
         return prevents[0]
-    others = [a for a in reacts if a not in prevents]
+    shields = [a for a in prevents if _ability(state, a).on == "hostile"]
+    if shields and pa.hostile:  # protect the own hand / Auslage
+        return shields[0]
+    others = [a for a in reacts if a not in prevents and (_ability(state, a).costs == () or
+                                                         any(c.what == "self" for c in _ability(state, a).costs)
+                                                         or R.rank(state, target) >= ev.rank)]
     if others:
         return others[0]
     return {"type": "decline"}
 
 
-BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+def lookahead_bot(state, seat, rng):
+    from games.orden.lookahead import lookahead_bot as bot  # it builds on the heuristic bot
+    return bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot, "lookahead": lookahead_bot}

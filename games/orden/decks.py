@@ -6,6 +6,11 @@ from games.orden.catalog import cardset
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 
+# "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
+# even give the starting hand (with 0 cards a player could only end turns, forever).
+MIN_CARDS = 7
+
+
 class DeckError(ValueError):
     def __init__(self, en: str, de: str):
         super().__init__(en)
@@ -28,21 +33,26 @@ def _cards(counts: dict) -> list:
     return [by_name[name][0].no for name, n in counts.items() for _ in range(n)]
 
 
+# What every starter shares: the Orden's T cards for ranks 0–III (with the seed's opening
+# Einladung → Das Versprechen), E and S for VII–X, and the interaction every path meets.
 _COMMON = {"Einladung": 1, "Das Versprechen": 1, "Gehorsam": 3, "Demut": 3, "Treueschwur": 2,
-           "Der Beginn des Weges": 2, "Eifer": 1, "Talent": 1, "Mysterium des Lichts": 1,
-           "Mysterium der Flamme": 1, "Gebet": 4, "Vision": 2, "Gnade": 2, "Erlösung": 1,
-           "Einspruch": 1, "Wachsamkeit": 1, "Ordensregel": 1}
+           "Der Beginn des Weges": 2, "Eifer": 1, "Talent": 1, "Triumvirat": 1, "Mysterium des Lichts": 1,
+           "Mysterium der Flamme": 1, "Gebet": 3, "Vision": 2, "Gnade": 2, "Erlösung": 1,
+           "Einspruch": 1, "Wachsamkeit": 1, "Ordensregel": 1, "Intrige": 1}
 
 STARTER_CARDS = {
-    "schwert": {**_COMMON, "Mentor Michael": 1, "Anwerber Alfred": 1, "Kraft": 6,
-                "Mächtige Statur": 4, "Waffenübung": 2, "Ruf zu den Waffen": 1, "Turnier": 1,
-                "Kampfgefährte": 2, "Burg Falkenstein": 1},
-    "hammer": {**_COMMON, "Meisterin Hedwig": 1, "Zunftmeister Konrad": 1, "Silberling": 6,
+    # Schwert: a big Auslage of K (the MENTOR doubles it) wins contests and sieges
+    "schwert": {**_COMMON, "Mentor Michael": 1, "Anwerber Alfred": 1, "Kraft": 4,
+                "Mächtige Statur": 4, "Waffenübung": 3, "Ruf zu den Waffen": 1, "Turnier": 1,
+                "Kampfgefährte": 2, "Belagerung": 1, "Burg Falkenstein": 1},
+    # Hammer: trade cards for the right one, build on a BURG, levy tolls
+    "hammer": {**_COMMON, "Meisterin Hedwig": 1, "Zunftmeister Konrad": 1, "Silberling": 5,
                "Goldbarren": 4, "Werkzeug": 2, "Auftrag": 1, "Das Fundament": 1,
-               "Zunftbrief": 2, "Burg Eisenfels": 1},
-    "buch": {**_COMMON, "Bibliothekarin Berta": 1, "Magister Gregor": 1, "Schriftrolle": 6,
-             "Foliant": 4, "Studium": 2, "Recherche": 1, "Hörsaal": 1, "Gelehrsamkeit": 2,
-             "Klosterburg": 1},
+               "Zunftbrief": 1, "Zoll": 2, "Burg Eisenfels": 1},
+    # Buch: recall from the Ablage, draw, argue other players' actions away
+    "buch": {**_COMMON, "Bibliothekarin Berta": 1, "Magister Gregor": 1, "Schriftrolle": 5,
+             "Foliant": 4, "Studium": 2, "Recherche": 1, "Hörsaal": 1, "Gelehrsamkeit": 1,
+             "Disputation": 2, "Klosterburg": 1},
 }
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
@@ -50,7 +60,8 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 
 def starter(path: str) -> dict:
-    return {"pfad": _pfad(path), "cards": sorted(_cards(STARTER_CARDS[path]))}
+    # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
+    return {"pfad": _pfad(path, plus6=True, plus9=True), "cards": sorted(_cards(STARTER_CARDS[path]))}
 
 
 def starter_ids() -> list:
@@ -98,6 +109,17 @@ def resolve(spec) -> dict:
         pfad = sorted((no for no in spec if cs[no].kind == "rank"), key=lambda no: cs[no].rank_value)
         spec = {"pfad": pfad, "cards": [no for no in spec if cs[no].kind == "deck"]}
     return validate(spec)
+
+
+def playable(spec) -> dict:
+    """resolve() plus what a deck needs to be played at all (saving, joining, signing up). Setting
+    up a match uses resolve() alone: a match started before this rule still replays."""
+    deck = resolve(spec)
+    if len(deck["cards"]) < MIN_CARDS:
+        n = len(deck["cards"])
+        raise DeckError(f"The Nachziehstapel needs at least {MIN_CARDS} cards (the starting hand); it has {n}.",
+                        f"Der Nachziehstapel braucht mindestens {MIN_CARDS} Karten (die Starthand); er hat {n}.")
+    return deck
 
 
 def path_of(deck: dict) -> str | None:

@@ -2,20 +2,43 @@
 from __future__ import annotations
 
 from games.orden import rules as R
-from games.orden.legal import blocked_key, choice_cost, has_reaction, startable
+from games.orden.interact import force_discard
+from games.orden.legal import blocked_key, choice_cost, startable
 from games.orden.schema import PLAIN
 from games.rng import Rng
 
 
+# every list in a player's dict (engine.setup) and in the turn dict (fresh_turn): copy_state
+# copies exactly these, so a new list-valued key must be named here
+PLAYER_LISTS = ("deck", "pfad", "hand", "auslage", "ablage", "aussen", "known")
+TURN_LISTS = ("blocked", "once")
+
+
+def _copy(d: dict, keys) -> dict:
+    new = d.copy()
+    for k in keys:
+        new[k] = d[k][:]
+    return new
+
+
+def _copy_lists(d: dict) -> dict:
+    new = d.copy()
+    for k, v in d.items():
+        if v.__class__ is list:
+            new[k] = v[:]
+    return new
+
+
 def copy_state(st: dict) -> dict:
-    """A copy deep enough that apply never mutates its input (ci/own/opts are never written)."""
-    new = dict(st)
-    new["p"] = [{k: (v[:] if type(v) is list else v) for k, v in p.items()} for p in st["p"]]
-    new["t"] = {k: (v[:] if type(v) is list else v) for k, v in st["t"].items()}
+    """A copy deep enough that apply never mutates its input (ci/own/opts are never written;
+    ci is copied on write). Runs once per apply, so it copies only the lists."""
+    new = st.copy()
+    new["p"] = [_copy(p, PLAYER_LISTS) for p in st["p"]]
+    new["t"] = _copy(st["t"], TURN_LISTS)
     if st["pend"] is not None:
-        new["pend"] = {k: (v[:] if type(v) is list else v) for k, v in st["pend"].items()}
+        new["pend"] = _copy_lists(st["pend"])
     if st["res"] is not None:
-        new["res"] = {k: (v[:] if type(v) is list else v) for k, v in st["res"].items()}
+        new["res"] = _copy_lists(st["res"])
     new["trig"] = st["trig"][:]
     return new
 
@@ -30,6 +53,7 @@ class Ctx:
         self.events = []
         self.reveals = False
         self.rng = Rng(st["rng"])
+        self.actor = None  # the seat whose action this is (None: set-up)
 
     def ev(self, **e):
         self.events.append(e)
@@ -64,10 +88,23 @@ def refill(ctx, s):
     if not p["deck"] and p["ablage"]:
         deck = p["ablage"]
         p["ablage"] = []
-        ctx.rng.shuffle(deck)
-        p["deck"] = deck
+        p["deck"] = shuffled_ids(ctx, deck)
         ctx.reveals = True
         ctx.ev(type="reshuffle", seat=s, n=len(deck))
+
+
+def shuffled_ids(ctx, ids) -> list:
+    """Shuffle a pile and deal its instance ids out anew: the ids stay (ascending, top = last),
+    the card each names is drawn again, so an id seen in the open Ablage (or in a log) cannot be
+    followed into a hidden zone."""
+    st = ctx.st
+    nos = [st["ci"][i] for i in ids]
+    ctx.rng.shuffle(nos)
+    ci = st["ci"] = list(st["ci"])  # ci is shared with the input state: copy on write
+    order = sorted(ids)
+    for i, no in zip(order, nos):
+        ci[i] = no
+    return order
 
 
 def draw(ctx, s, n):
@@ -75,7 +112,9 @@ def draw(ctx, s, n):
     got = []
     for _ in range(n):
         if not p["deck"]:
-            break
+            refill(ctx, s)  # the Ablage may have filled since the pile ran empty
+            if not p["deck"]:
+                break
         iid = p["deck"].pop()
         p["hand"].append(iid)
         got.append(iid)
@@ -109,6 +148,8 @@ def pay_costs(ctx, s, iid, ability, pay):
             z = zone_of(p, i)
             if z is not None:
                 move(ctx, s, i, z, dst)
+                if z == "hand":
+                    ctx.reveals = True  # hand cards shown to the table: the payment is final
         if ids:
             ctx.ev(type=cost.verb, seat=s, cards=[ctx.st["ci"][i] for i in ids])
 
@@ -141,17 +182,20 @@ def run_verbs(ctx, s, iid, ability, start=0, res=None) -> bool:
                 continue  # schema: only rules a player resolves may choose
             if res["vi"] != vi:
                 res["vi"], res["left"] = vi, v.n
+            src = R.rule_source(st, res)
             while res["left"] > 0:
-                nos = R.choosable(st, s, v, exclude=(iid,))
-                if not nos:
+                opts = R.choice_options(st, s, v, exclude=(src,))
+                if not opts:
                     break  # runs as far as it can
-                if len(nos) > 1:
-                    return True
-                take_chosen(ctx, s, iid, v, nos[0])
+                if len(opts) > 1:
+                    return True  # the player picks the card and the zone
+                take_chosen(ctx, s, src, v, *opts[0])
                 res["left"] -= 1
         elif k == "extra":
             key = "xplay" if v.limit == "play" else "xact"
             st["t"][key] += v.n if s == st["cur"] else 0
+        elif k == "force_discard":
+            force_discard(ctx, s, v, move)
         elif k in ("discard_self", "remove_self"):
             p = st["p"][s]
             if iid in p["auslage"]:
@@ -161,9 +205,9 @@ def run_verbs(ctx, s, iid, ability, start=0, res=None) -> bool:
     return False
 
 
-def take_chosen(ctx, s, src_iid, verb, no):
+def take_chosen(ctx, s, src_iid, verb, no, zone=None):
     st = ctx.st
-    found = R.find_chosen(st, s, verb, no, exclude=(src_iid,))
+    found = R.find_chosen(st, s, verb, no, exclude=(src_iid,), zone=zone)
     if found is None:
         return
     iid, zone = found
@@ -181,20 +225,20 @@ def take_chosen(ctx, s, src_iid, verb, no):
             st["t"]["plays"] += 1
         put_in_play(ctx, s, iid, zone)
     if zone == "deck" and st["p"][s]["deck"]:
-        ctx.rng.shuffle(st["p"][s]["deck"])  # a searched Nachziehstapel is shuffled
+        st["p"][s]["deck"] = shuffled_ids(ctx, st["p"][s]["deck"])  # a searched Nachziehstapel is shuffled
         ctx.ev(type="shuffle", seat=s)
 
 
 # -- resolving one rule: pay (step by step), choose, apply ---------------------------------
 
 def start_rule(ctx, s, iid, ai, kind):
-    ctx.st["res"] = {"seat": s, "card": iid, "ability": ai, "kind": kind, "picked": [],
+    ctx.st["res"] = {"seat": s, "card": iid, "no": ctx.st["ci"][iid], "ability": ai, "kind": kind, "picked": [],
                      "stage": "pay", "vi": -1, "left": 0}
     step_rule(ctx)
 
 
 def cost_covered(st, res) -> bool:
-    a = R.card(st, res["card"]).abilities[res["ability"]]
+    a = R.rule_card(st, res).abilities[res["ability"]]
     cost = choice_cost(a)
     return cost is None or R.can_pay(st, res["seat"], cost, res["picked"], exclude=(res["card"],))
 
@@ -203,7 +247,7 @@ def step_rule(ctx):
     st = ctx.st
     res = st["res"]
     s, iid = res["seat"], res["card"]
-    a = R.card(st, iid).abilities[res["ability"]]
+    a = R.rule_card(st, res).abilities[res["ability"]]
     if res["stage"] == "pay":
         if not cost_covered(st, res):
             st["phase"] = "pay"
@@ -225,7 +269,7 @@ def end_rule(ctx):
         return
     st["phase"] = "main"
     if res["kind"] == "reaktion":
-        a = R.card(st, res["card"]).abilities[res["ability"]]
+        a = R.rule_card(st, res).abilities[res["ability"]]
         if any(v.kind == "prevent" for v in a.verbs):
             prevented(ctx, res["seat"])
         else:
@@ -261,20 +305,32 @@ def descend(ctx, s):
     ctx.ev(type="descend", seat=s, rank=top.rank, card=top.no)
 
 
+def in_play_changed(old, new) -> bool:
+    """Did anything trigger conditions read change from state ``old`` to ``new``: the Pfade
+    and Auslagen (ranks, possessions, deliveries) or the card an instance id names?"""
+    return new["ci"] is not old["ci"] or any(
+        p["pfad"] != q["pfad"] or p["auslage"] != q["auslage"] for p, q in zip(new["p"], old["p"]))
+
+
 def settle(ctx):
     """Effects with a condition run the moment it becomes true (edge-triggered)."""
     st = ctx.st
+    ci = st["ci"]
+    when_of, gate = R.WHEN, R.GATE
     for _ in range(12):
         if st["phase"] == "over":
             return
         now, fire = [], []
-        prev = set(st["trig"])
-        ci = st["ci"]
-        for s in range(st["n"]):
-            p = st["p"][s]
+        prev = st["trig"]
+        for s, p in enumerate(st["p"]):
+            r = None  # the seat's rank, looked up only when one of its cards has a trigger
             for iid in (p["pfad"][0], *p["auslage"]):
-                whens = R.WHEN.get(ci[iid])
-                if whens is None or R.rank(st, s) < R.GATE[ci[iid]]:
+                whens = when_of.get(ci[iid])
+                if whens is None:
+                    continue
+                if r is None:
+                    r = R.rank(st, s)
+                if r < gate[ci[iid]]:
                     continue
                 for ai, a in whens:
                     if R.holds1(st, s, a.when) and R.holds(st, s, a.conditions):
@@ -282,7 +338,8 @@ def settle(ctx):
                         now.append(key)
                         if key not in prev:
                             fire.append((s, iid, a))
-        st["trig"] = sorted(now)
+        now.sort()
+        st["trig"] = now
         if not fire:
             return
         for s, iid, a in fire:
@@ -317,24 +374,27 @@ def next_turn(ctx):
 # -- reaction window ----------------------------------------------------------------------
 
 def advance_window(ctx, again=False):
-    """Ask the next seat clockwise that has a legal reaction and has not said never ask me;
-    when nobody is left the Aktion resolves. ``again``: the seat that just reacted is asked
-    once more if another of its cards can react (one reaction per card)."""
+    """Ask the next seat clockwise; when nobody is left the Aktion resolves. Every opponent
+    is asked whether or not it holds a legal reaction: who is asked, and for how long, must
+    not tell the table anything about a hand. "Never ask me" declines for the player at once,
+    whatever the hand, and is logged as the same line as a decline. ``again``: the seat that
+    just reacted (without preventing) is asked once more, whether or not another of its
+    cards can react (one reaction per card)."""
     st = ctx.st
     pend = st["pend"]
     n = st["n"]
-    if again and has_reaction(st, pend["asked"]):
+    if again:
         st["phase"] = "react"
         return
     while pend["step"] < n - 1:
         pend["step"] += 1
         s = (pend["seat"] + pend["step"]) % n
         if st["p"][s]["never"]:
+            ctx.ev(type="decline", seat=s)
             continue
-        if has_reaction(st, s):
-            pend["asked"] = s
-            st["phase"] = "react"
-            return
+        pend["asked"] = s
+        st["phase"] = "react"
+        return
     resolve(ctx)
 
 
@@ -345,7 +405,11 @@ def resolve(ctx):
     st["pend"] = None
     st["phase"] = "main"
     s, iid, ai = pend["seat"], pend["card"], pend["ability"]
-    c = R.card(st, iid)
+    if ctx.actor is not None and ctx.actor != s:
+        # the last answer of the window starts another seat's rule, whose course (fizzle,
+        # payment, search) depends on that seat's hidden cards: the answer cannot be taken back
+        ctx.reveals = True
+    c = R.rule_card(st, pend)
     a = c.abilities[ai]
     alive = iid in st["p"][s]["auslage"] or iid == st["p"][s]["pfad"][0]
     zone = "pfad" if iid == st["p"][s]["pfad"][0] else "auslage"
@@ -358,7 +422,7 @@ def resolve(ctx):
 def prevented(ctx, by):
     st = ctx.st
     pend = st["pend"]
-    c = R.card(st, pend["card"])
+    c = R.rule_card(st, pend)
     st["t"]["blocked"].append(blocked_key(c, pend["ability"]))
     st["pend"] = None
     st["phase"] = "main"
@@ -382,7 +446,9 @@ def tiebreak_key(st, s) -> tuple:
     return (level, total, len(p["auslage"]))
 
 
-def finish(ctx):
+def final_placements(ctx) -> list[dict]:
+    """Places by rank reached, then the tie-break list („Zusatzwertung bei Gleichstand“),
+    then „4. Los.“ from the state's RNG; one entry per seat, by seat."""
     st = ctx.st
     from games.orden.scoring import league_points
 
@@ -396,7 +462,12 @@ def finish(ctx):
     for place, s in enumerate(order, 1):
         label = R.card(st, st["p"][s]["pfad"][0]).rank
         placements.append({"seat": s, "place": place, "score": league_points(label), "rank": label})
-    st["result"] = {"placements": sorted(placements, key=lambda x: x["seat"])}
+    return sorted(placements, key=lambda x: x["seat"])
+
+
+def finish(ctx):
+    st = ctx.st
+    st["result"] = {"placements": final_placements(ctx)}
     st["phase"] = "over"
     st["pend"] = None
     st["res"] = None

@@ -17,7 +17,7 @@ META = GameMeta(
     engine_version=ENGINE_VERSION,
     options=(
         Option("rounds", "int", 0, "Fixed number of rounds (0 = off)", "Feste Rundenzahl (0 = aus)",
-               "Recommended 30–50.", "Empfohlen 30–50.", min=0, max=500),
+               "Recommended 50–100 (print rules).", "Empfohlen 50–100 (Druckversion der Regeln).", min=0, max=500),
         Option("deadline_days", "int", 0, "Time limit in days (0 = off)", "Zeitlimit in Tagen (0 = aus)",
                min=0, max=365),
         Option("reaction_hours", "int", 24, "Reaction deadline (hours)", "Reaktionsfrist (Stunden)",
@@ -103,6 +103,8 @@ class OrdenEngine:
             raise IllegalAction("It is not your turn.", "Du bist nicht am Zug.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
+        if action["type"] == "choose" and "zone" not in action:
+            action = self._old_choose(state, seat, action)
         try:
             ok = canon(action) in [canon(a) for a in legal(state, seat, action)]
         except (TypeError, KeyError, AttributeError, ValueError):
@@ -112,9 +114,23 @@ class OrdenEngine:
                                                     "Dieser Zug ist jetzt nicht möglich."))
             raise IllegalAction(en, de)
         ctx = E.Ctx(E.copy_state(state))
+        ctx.actor = seat
         getattr(self, "_do_" + action["type"])(ctx, seat, action)
-        E.settle(ctx)
+        if E.in_play_changed(state, ctx.st):
+            # trigger conditions read only these zones: unchanged, the last settle still holds
+            E.settle(ctx)
         return Step(ctx.done(), ctx.events, ctx.reveals)
+
+    @staticmethod
+    def _old_choose(state, seat, action):
+        """``{"type": "choose", "card": no}`` without a zone (the shape before the player chose
+        the zone) still works: the first searched zone holding the card, Nachziehstapel first."""
+        res = state.get("res")
+        if state["phase"] != "choose" or res is None or res["seat"] != seat:
+            return action
+        verb = R.rule_card(state, res).abilities[res["ability"]].verbs[res["vi"]]
+        found = R.find_chosen(state, seat, verb, action.get("card"), exclude=(R.rule_source(state, res),))
+        return {**action, "zone": found[1]} if found else action
 
     def _do_play(self, ctx, s, a):
         ctx.st["t"]["plays"] += 1
@@ -131,7 +147,7 @@ class OrdenEngine:
             E.start_rule(ctx, s, a["card"], a["ability"], "effekt")
             return
         st["t"]["acts"] += 1
-        st["pend"] = {"seat": s, "card": a["card"], "ability": a["ability"], "asked": None, "step": 0,
+        st["pend"] = {"seat": s, "card": a["card"], "no": c.no, "ability": a["ability"], "asked": None, "step": 0,
                       "used": []}
         E.advance_window(ctx)
 
@@ -152,20 +168,22 @@ class OrdenEngine:
     def _do_choose(self, ctx, s, a):
         st = ctx.st
         res = st["res"]
-        verb = R.card(st, res["card"]).abilities[res["ability"]].verbs[res["vi"]]
-        E.take_chosen(ctx, s, res["card"], verb, a["card"])
+        verb = R.rule_card(st, res).abilities[res["ability"]].verbs[res["vi"]]
+        E.take_chosen(ctx, s, R.rule_source(st, res), verb, a["card"], a["zone"])
         res["left"] -= 1
         E.step_rule(ctx)
 
     def _do_decline(self, ctx, s, a):
+        ctx.ev(type="decline", seat=s)
         if a.get("never_ask"):
             ctx.st["p"][s]["never"] = True
-        ctx.ev(type="decline", seat=s)
+            ctx.ev(type="never_ask", seat=s, value=True, to=[s])
         E.advance_window(ctx)
 
     def _do_never_ask(self, ctx, s, a):
+        # the player's own setting: nobody else is told (``to``), see advance_window
         ctx.st["p"][s]["never"] = a["value"]
-        ctx.ev(type="never_ask", seat=s, value=a["value"])
+        ctx.ev(type="never_ask", seat=s, value=a["value"], to=[s])
 
     def _do_end_turn(self, ctx, s, a):
         st = ctx.st
@@ -200,7 +218,7 @@ class OrdenEngine:
             v = {"seat": s, "rank": top.rank, "rank_value": top.rank_value, "path": p["path"],
                  "pfad": cards(p["pfad"]), "auslage": cards(p["auslage"]), "ablage": cards(p["ablage"]),
                  "aussen": cards(p["aussen"]), "deck_size": len(p["deck"]), "hand_size": len(p["hand"]),
-                 "known_hand": cards(p["known"]), "never_ask": p["never"],
+                 "known_hand": cards(p["known"]), "never_ask": p["never"] if s == seat else None,
                  "limits": {k: R.limit(state, s, k) for k in ("play", "actions", "hand")}}
             if s == seat:
                 v["hand"] = cards(p["hand"])
@@ -214,13 +232,13 @@ class OrdenEngine:
                 "pending": None, "result": state["result"]}
         pend = state["pend"]
         if pend is not None:
-            view["pending"] = {"seat": pend["seat"], "card": pend["card"], "no": ci[pend["card"]],
+            view["pending"] = {"seat": pend["seat"], "card": pend["card"], "no": R.rule_card(state, pend).no,
                                "ability": pend["ability"], "asked": pend["asked"],
                                "deadline_hours": state["opts"]["reaction_hours"]}
         res = state["res"]
         view["resolving"] = None
         if res is not None:
-            rv = {"seat": res["seat"], "card": res["card"], "no": ci[res["card"]], "ability": res["ability"],
+            rv = {"seat": res["seat"], "card": res["card"], "no": R.rule_card(state, res).no, "ability": res["ability"],
                   "kind": res["kind"], "stage": state["phase"]}
             if seat == res["seat"]:
                 rv["picked"] = list(res["picked"])  # hand cards stay secret until paid

@@ -6,6 +6,8 @@ card per action until the cost is covered); a ``wählen`` is a "choose" phase (o
 number per action). So every list stays small and linear in the number of cards."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from games.orden import rules as R
 
 
@@ -37,29 +39,76 @@ def startable(state, s, iid, ability, zone) -> bool:
     return True
 
 
-def activations(state, s, only_card=None) -> list:
+def activations(state, s, only_card=None, only_ability=None) -> list:
     t = state["t"]
     out = []
-    acts_left = t["acts"] < R.limit(state, s, "actions")
+    acts_left = None  # the AKTIONEN limit: computed when an Aktion is first looked at
     pfad_top = state["p"][s]["pfad"][0]
-    for iid, c in R.active(state, s):
-        if only_card is not None and iid != only_card:
+    active = R.active(state, s)
+    # Checking one posted Aktion: the other cards' once-per-turn effects cannot change the
+    # answer (their competition below strikes effects only), so they are not evaluated.
+    posted_aktion = type(only_ability) is int and any(
+        iid == only_card and 0 <= only_ability < len(c.abilities) and c.abilities[only_ability].kind == "aktion"
+        for iid, c in active)
+    once = []  # startable once-per-turn effects of every card (they compete with each other)
+    for iid, c in active:
+        mine = only_card is None or iid == only_card
+        if not mine and (posted_aktion or not R.ONCE.get(c.no)):
             continue
         zone = "pfad" if iid == pfad_top else "auslage"
         for ai, a in enumerate(c.abilities):
+            if posted_aktion and ai != only_ability:
+                continue
             if a.kind == "aktion":
-                if not acts_left or blocked_key(c, ai) in t["blocked"]:
+                if not mine or blocked_key(c, ai) in t["blocked"]:
+                    continue
+                if acts_left is None:
+                    acts_left = t["acts"] < R.limit(state, s, "actions")
+                if not acts_left:
                     continue
             elif not (a.kind == "effekt" and a.once_per_turn) or a.group in t["once"]:
                 continue
             if startable(state, s, iid, a, zone):
-                out.append({"type": "activate", "card": iid, "ability": ai})
+                act = {"type": "activate", "card": iid, "ability": ai}
+                if a.kind == "effekt":
+                    once.append((act, a))
+                if mine:
+                    out.append(act)
+    if len(once) > 1:  # conflicting once-per-turn effects: only the owner's best may be used
+        worse = [act for act, a in once if any(dominates(b, a) for _, b in once)]
+        out = [act for act in out if act not in worse]
     return out
+
+
+def _same_but_n(vb, va) -> bool:
+    try:
+        return replace(vb, n=va.n) == va
+    except (TypeError, ValueError, AttributeError):  # a verb without a count
+        return vb == va
+
+
+def dominates(b, a) -> bool:
+    """Effect ``b`` is plainly better for its owner than ``a`` of the same once-per-turn group:
+    the same verbs, each at least as strong, one stronger, at no other cost. („gilt diejenige zum
+    Vorteil des Besitzers“: draw 3 beats draw 2.) Effects that differ otherwise stay the owner's
+    choice."""
+    if b is a or b.group != a.group or len(b.verbs) != len(a.verbs):
+        return False
+    if b.costs and b.costs != a.costs or b.conditions and b.conditions != a.conditions:
+        return False
+    stronger = False
+    for vb, va in zip(b.verbs, a.verbs):
+        if vb.kind != va.kind or not _same_but_n(vb, va):
+            return False
+        if vb.n < va.n:
+            return False
+        stronger = stronger or vb.n > va.n
+    return stronger
 
 
 def reactions(state, s, only_card=None) -> list:
     pend = state["pend"]
-    pa = R.card(state, pend["card"]).abilities[pend["ability"]]
+    pa = R.rule_card(state, pend).abilities[pend["ability"]]
     p = state["p"][s]
     r = R.rank(state, s)
     cands = [(p["pfad"][0], "pfad")] + [(i, "auslage") for i in p["auslage"]] + [(i, "hand") for i in p["hand"]]
@@ -76,18 +125,18 @@ def reactions(state, s, only_card=None) -> list:
     return out
 
 
-def pay_options(state, s) -> list:
+def pay_options(state, s, only_card=None) -> list:
     res = state["res"]
-    cost = choice_cost(R.card(state, res["card"]).abilities[res["ability"]])
+    cost = choice_cost(R.rule_card(state, res).abilities[res["ability"]])
     skip = set(res["picked"]) | {res["card"]}
-    return [{"type": "pay", "card": i} for i, _ in R.candidates(state, s, cost) if i not in skip]
+    return [{"type": "pay", "card": i} for i, _ in R.candidates(state, s, cost, only=only_card) if i not in skip]
 
 
 def choose_options(state, s) -> list:
     res = state["res"]
-    verb = R.card(state, res["card"]).abilities[res["ability"]].verbs[res["vi"]]
-    nos = R.choosable(state, s, verb, exclude=(res["card"],))
-    return [{"type": "choose", "card": no} for no in nos]
+    verb = R.rule_card(state, res).abilities[res["ability"]].verbs[res["vi"]]
+    opts = R.choice_options(state, s, verb, exclude=(R.rule_source(state, res),))
+    return [{"type": "choose", "card": no, "zone": z} for no, z in opts]
 
 
 def main_actions(state, s, only=None) -> list:
@@ -96,9 +145,10 @@ def main_actions(state, s, only=None) -> list:
     p = state["p"][s]
     out = []
     if typ in (None, "play") and state["t"]["plays"] < R.limit(state, s, "play"):
-        out += [{"type": "play", "card": i} for i in p["hand"] if card is None or i == card]
+        out += [{"type": "play", "card": i} for i in p["hand"]
+                if (card is None or i == card) and not R.banned(state, s, i)]
     if typ in (None, "activate"):
-        out += activations(state, s, card)
+        out += activations(state, s, card, only.get("ability") if only else None)
     if typ in (None, "end_turn"):
         out.append({"type": "end_turn"})
     if typ in (None, "never_ask"):
@@ -128,7 +178,7 @@ def _legal(state, s, only=None) -> list:
     if phase == "react" and state["pend"]["asked"] == s:
         return react_actions(state, s, only)
     if phase == "pay" and state["res"]["seat"] == s:
-        return pay_options(state, s)
+        return pay_options(state, s, only.get("card") if only else None)
     if phase == "choose" and state["res"]["seat"] == s:
         return choose_options(state, s)
     if phase == "discard" and s == state["cur"]:

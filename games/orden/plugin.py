@@ -1,13 +1,15 @@
 """The Der Orden plugin: presentation and platform hooks around the pure engine."""
 from __future__ import annotations
 
-from games.base import IllegalAction, Plugin
+from games.base import IllegalAction, Plugin, Step
 from games.orden import decks
+from games.orden import effects as E
 from games.orden import rules as R
 from games.orden.bots import BOTS
 from games.orden.effects import copy_state, tiebreak_key
 from games.orden.engine import ENGINE
 from games.orden.text import card_text
+from games.textnum import is_small_int
 
 LOG = {
     "turn": ("{who} ist am Zug (Runde {round}).", "{who}'s turn (round {round})."),
@@ -20,7 +22,7 @@ LOG = {
     "play_reaction": ("{who} spielt {card} als Reaktion aus.", "{who} plays {card} as a reaction."),
     "replaced": ("{who} legt {card} ab, weil {by} denselben Typ hat.",
                  "{who} discards {card}: {by} has the same type."),
-    "activate": ("{who} kündigt an: {card}, Regel {ability}.", "{who} announces: {card}, rule {ability}."),
+    "activate": ("{who} kündigt an: {card} – {rule}", "{who} announces: {card} – {rule}"),
     "react": ("{who} reagiert mit {card}.", "{who} reacts with {card}."),
     "decline": ("{who} reagiert nicht.", "{who} does not react."),
     "deadline": ("Die Reaktionsfrist von {who} ist abgelaufen.", "{who}'s time to react has run out."),
@@ -50,6 +52,7 @@ def card_name(no, lang) -> str:
 
 class OrdenPlugin(Plugin):
     board_template = "orden/board.html"
+    board_styles = "orden/styles.html"  # the game page puts it in <head>, once
     # Set by the Django part (games/orden/web) at start-up: the player's saved decks, offered
     # beside the starter decks. None without that app: starter decks only.
     deck_source = None
@@ -67,7 +70,7 @@ class OrdenPlugin(Plugin):
         deck = raw.get("deck", "starter:schwert")
         if not isinstance(deck, str):
             try:
-                decks.resolve(deck)
+                decks.playable(deck)
             except decks.DeckError as e:
                 from games.base import BadOptions
                 raise BadOptions(e.en, e.de) from None
@@ -78,7 +81,7 @@ class OrdenPlugin(Plugin):
                 raise BadOptions("Saved decks are not available here.",
                                  "Gespeicherte Decks sind hier nicht verfügbar.")
             try:
-                return {"deck": decks.validate(self.deck_source.resolve(deck, user_id))}
+                return {"deck": decks.playable(self.deck_source.resolve(deck, user_id))}
             except decks.DeckError as e:
                 raise BadOptions(e.en, e.de) from None
         return super().clean_choices(raw, user_id)
@@ -91,9 +94,15 @@ class OrdenPlugin(Plugin):
         return out
 
     # -- presentation ---------------------------------------------------------------------
-    def board_context(self, view, seat, legal, lang):
+    board_context_takes_highlights = True
+
+    def board_context(self, view, seat, legal, lang, hl=None):
         from games.orden.presentation import board_context
-        return board_context(view, seat, legal, lang)
+        return board_context(view, seat, legal, lang, hl)
+
+    def highlights(self, events, view):
+        from games.orden.presentation import highlights
+        return highlights(events)
 
     def describe(self, event, names, lang):
         de = lang == "de"
@@ -108,6 +117,9 @@ class OrdenPlugin(Plugin):
              "rank": event.get("rank", ""), "ability": event.get("ability", 0) + 1}
         if "card" in event:
             f["card"] = card_name(event["card"], lang)
+        if t == "activate":  # the rule in words, as the button that announced it said
+            from games.orden.presentation import _rule
+            f["rule"] = _rule(event["card"], event.get("ability", 0), "de" if de else "en")
         if "by" in event:
             by = event["by"]
             f["by"] = card_name(by, lang) if t == "replaced" else (names[by] if by < len(names) else "?")
@@ -146,6 +158,14 @@ class OrdenPlugin(Plugin):
         st["rng"] = rng.next64()
         return st
 
+    def public_action(self, action, seat, viewer):
+        # A pick for a payment names a hand card and may still be taken back: others see only
+        # that a card was picked. The pick that completes the payment shows the paid cards in
+        # its events (and cannot be taken back: Step.reveals).
+        if viewer != seat and isinstance(action, dict) and action.get("type") == "pay":
+            return {"type": "pay"}
+        return action
+
     def timed_default(self, state, seat, options):
         # Play over days: a player asked to react who does not answer within the invitation's
         # reaction deadline declines (spec orden.md), so the acting player is not held up.
@@ -153,6 +173,19 @@ class OrdenPlugin(Plugin):
         if state["phase"] == "react" and state["res"] is None and state["pend"]["asked"] == seat and hours > 0:
             return float(hours), {"type": "decline"}
         return None
+
+    def placements_at_time_limit(self, state):
+        # "Auf Zeit": placements by rank reached, the tie-break list and the lot (the same
+        # rule as the fixed number of rounds), the lot drawn from a copy of the state's RNG.
+        return E.final_placements(E.Ctx(copy_state(state)))
+
+    def apply_penalty(self, state, seat, penalty):
+        if penalty != "descend_rank":
+            return None
+        ctx = E.Ctx(copy_state(state))
+        E.descend(ctx, seat)
+        E.settle(ctx)
+        return Step(ctx.done(), ctx.events, ctx.reveals)
 
     def time_limit_days(self, options):
         return (options or {}).get("deadline_days") or None  # 0: off
@@ -170,7 +203,7 @@ class OrdenPlugin(Plugin):
     def action_from_form(self, data):
         action = super().action_from_form(data)
         for k in ("card", "ability"):
-            if k in action and isinstance(action[k], str) and action[k].isdigit():
+            if k in action and is_small_int(action[k], 6):
                 action[k] = int(action[k])
         if not isinstance(action.get("type"), str):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")

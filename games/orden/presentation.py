@@ -3,9 +3,10 @@ template uses only Django's built-in tags). Pure Python."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from games.orden import rules as R
-from games.orden.text import WAPPEN_NAMES, card_text
+from games.orden.text import WAPPEN_NAMES, card_text, cost as cost_text, delivery_line, rule_body
 
 T = {
     "de": {"you": "Du", "player": "Spieler", "rank": "Rang", "no_rank": "kein Rang", "pfad": "Pfad",
@@ -19,7 +20,16 @@ T = {
            "pay_prompt": "Wähle Karten zum Bezahlen", "choose_prompt": "Wähle eine Karte",
            "discard_prompt": "Lege Karten bis zum Handlimit ab", "discard": "Ablegen", "rule": "Regel",
            "use": "Anwenden", "react": "Reagieren", "finished": "Spiel beendet", "place": "Platz",
-           "points": "Punkte", "known": "bekannt", "waiting": "Warte auf", "cards": "Karten"},
+           "points": "Punkte", "known": "bekannt", "waiting": "Warte auf", "cards": "Karten",
+           "play_card": "Ausspielen", "use_card": "Anwenden", "react_with": "Reagieren mit",
+           "pay_with": "Bezahlen mit", "discard_card": "Ablegen", "choose_card": "Wählen",
+           "react_help": "Eine Reaktion kann die Aktion verhindern; dann geschieht nichts davon, sie zählt aber zum Aktionslimit.",
+           "pay_for": "Bezahlen für", "owed": "Verlangt", "chosen": "Schon gewählt", "none": "noch nichts",
+           "pay_help": "Klicke Karten an, bis die Kosten gedeckt sind; bezahlt wird erst danach.",
+           "choose_help": "Die gewählte Karte wird allen gezeigt.",
+           "end_turn_help": "Danach ziehst oder legst du ab, bis du dein Handlimit hältst.",
+           "settings": "Einstellungen für Reaktionen", "rules": "Regeln", "your_move": "Dein Zug",
+           "plays_left": "Ausspielen übrig", "actions_left": "Aktionen übrig", "move": "Zug", "from": "aus:"},
     "en": {"you": "you", "player": "Player", "rank": "Rank", "no_rank": "no rank", "pfad": "Path",
            "auslage": "Display", "ablage": "Discard pile", "aussen": "Outside world", "deck": "Draw pile",
            "hand": "Hand", "my_hand": "My hand", "limits": "Limits", "play": "Plays",
@@ -31,7 +41,16 @@ T = {
            "pay_prompt": "Choose cards to pay", "choose_prompt": "Choose a card",
            "discard_prompt": "Discard down to your hand limit", "discard": "Discard", "rule": "Rule",
            "use": "Use", "react": "React", "finished": "Game over", "place": "Place",
-           "points": "Points", "known": "known", "waiting": "Waiting for", "cards": "cards"},
+           "points": "Points", "known": "known", "waiting": "Waiting for", "cards": "cards",
+           "play_card": "Play", "use_card": "Use", "react_with": "React with",
+           "pay_with": "Pay with", "discard_card": "Discard", "choose_card": "Choose",
+           "react_help": "A reaction may prevent the action: then nothing of it happens, but it still counts against the action limit.",
+           "pay_for": "Paying for", "owed": "Asked for", "chosen": "Chosen so far", "none": "nothing yet",
+           "pay_help": "Click cards until the cost is covered; the payment happens after that.",
+           "choose_help": "The chosen card is shown to everyone.",
+           "end_turn_help": "Then you draw or discard until you hold your hand limit.",
+           "settings": "Reaction settings", "rules": "Rules", "your_move": "Your move",
+           "plays_left": "Plays left", "actions_left": "Actions left", "move": "Move", "from": "from:"},
 }
 WAPPEN_COLOURS = {"orden": "#6b6b6b", "schwert": "#b22222", "hammer": "#8b5a2b", "buch": "#1f4e9c",
                   "meisterschaft": "#7d3c98", "burgherren": "#2e7d32", "grossmeister": "#c9a227",
@@ -42,55 +61,106 @@ def _lang(lang):
     return "de" if str(lang).startswith("de") else "en"
 
 
-def card_view(no, iid, lang, actions=()) -> dict:
-    c = R.C[no]
+def card_view(no, iid, lang, actions=(), last=False) -> dict:
+    return {**_card_face(R.C[no], lang), "id": iid, "actions": list(actions), "last": last}
+
+
+@lru_cache(maxsize=4096)
+def _card_face(c, lang) -> dict:
+    """What is printed on a card: the same for every copy, so worked out once per card and
+    language (the page shows dozens of cards; their texts are generated from the data).
+    Read-only: callers copy it."""
     de = lang == "de"
     props = []
     for d in c.liefert:
         for p, n in d.props:
             props.append({"letter": p, "n": n, "conditional": bool(d.conditions)})
     return {
-        "id": iid, "no": no, "name": c.name.de if de else c.name.en, "kind": c.kind,
+        "no": c.no, "name": c.name.de if de else c.name.en, "kind": c.kind,
         "rank": c.rank, "gate": c.rank_gate, "type": c.type, "level": c.level,
         "wappen": c.wappen, "wappen_label": WAPPEN_NAMES[c.wappen][0 if de else 1] if c.wappen else "",
-        "colour": WAPPEN_COLOURS.get(c.wappen, "#888"), "props": props,
-        "text": card_text(c, lang), "flavor": c.flavor.de if de else c.flavor.en,
-        "actions": list(actions),
+        "colour": WAPPEN_COLOURS.get(c.wappen, "#888"), "props": tuple(props),
+        "text": tuple(card_text(c, lang)), "flavor": c.flavor.de if de else c.flavor.en,
     }
 
 
-def _button(action, label) -> dict:
-    return {"label": label, "json": json.dumps(action, separators=(",", ":"))}
+def _button(action, label, detail="") -> dict:
+    return {"label": label, "detail": detail, "json": json.dumps(action, separators=(",", ":"))}
 
 
-def board_context(view: dict, seat, legal: list, lang: str) -> dict:
+@lru_cache(maxsize=4096)
+def _name(no, lang) -> str:
+    c = R.C[no]
+    return f"„{c.name.de}“" if lang == "de" else f"“{c.name.en}”"
+
+
+@lru_cache(maxsize=4096)
+def _rule(no, ai, lang) -> str:
+    abilities = R.C[no].abilities
+    return rule_body(abilities[ai], lang) if 0 <= ai < len(abilities) else ""
+
+
+def _extra(action, lang) -> str:
+    """Fields an action carries beyond type, card and ability (e.g. a zone to choose from),
+    worded where the game has a word for them: new engine options show up without code here."""
+    from games.orden.plugin import SOURCE, TO  # the log's words for zones and destinations
+
+    i = 0 if lang == "de" else 1
+    parts = []
+    for k, v in action.items():
+        if k in ("type", "card", "ability"):
+            continue
+        if isinstance(v, str) and v in SOURCE:
+            parts.append(SOURCE[v][i])
+        elif isinstance(v, str) and v in TO:
+            parts.append(TO[v][i])
+        else:
+            parts.append(f"{k}: {v}")
+    return ", ".join(parts)
+
+
+def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = None) -> dict:
+    """``hl``: what the last move changed (``highlights``): its cards are marked ``last``."""
     lang = _lang(lang)
+    marked = set((hl or {}).get("cards") or ())
     t = T[lang]
+    nos = {}  # instance id -> card number, for every card this viewer sees
+    for sv in view["seats"]:
+        for zone in ("pfad", "auslage", "ablage", "aussen", "known_hand", "hand"):
+            for c in sv.get(zone) or []:
+                nos[c["id"]] = c["no"]
     by_card: dict = {}
-    general, choose, decline = [], [], []
+    general, choose, decline, reacts, settings, payments, discards = [], [], [], [], [], [], []
     for a in legal:
         typ = a["type"]
+        no = nos.get(a.get("card")) if typ != "choose" else a.get("card")
+        name = _name(no, lang) if no is not None else ""
         if typ == "play":
-            by_card.setdefault(a["card"], []).append(_button(a, {"de": "Ausspielen", "en": "Play"}[lang]))
-        elif typ in ("activate", "react"):
-            label = f"{t['use'] if typ == 'activate' else t['react']}: {t['rule']} {a['ability'] + 1}"
-            by_card.setdefault(a["card"], []).append(_button(a, label))
+            by_card.setdefault(a["card"], []).append(_button(a, f"{t['play_card']} {name}"))
+        elif typ == "activate":
+            by_card.setdefault(a["card"], []).append(
+                _button(a, f"{t['use_card']} {name}", _rule(no, a.get("ability", 0), lang)))
+        elif typ == "react":
+            reacts.append(_button(a, f"{t['react_with']} {name}", _rule(no, a.get("ability", 0), lang)))
         elif typ == "pay":
-            by_card.setdefault(a["card"], []).append(_button(a, t["pay"]))
+            payments.append(_button(a, f"{t['pay_with']} {name}", delivery_line(R.C[no], lang) if no is not None else ""))
         elif typ == "discard":
-            by_card.setdefault(a["card"], []).append(_button(a, t["discard"]))
+            discards.append(_button(a, f"{t['discard_card']} {name}"))
         elif typ == "choose":
-            c = R.C[a["card"]]
-            choose.append(_button(a, c.name.de if lang == "de" else c.name.en))
+            zone = {"deck": t["deck"], "ablage": t["ablage"], "auslage": t["auslage"], "hand": t["hand"]}.get(a.get("zone"))
+            choose.append(_button(a, f"{t['choose_card']} {name}", f"{t['from']} {zone}" if zone else _extra(a, lang)))
         elif typ == "decline":
             decline.append(_button(a, t["decline_never"] if a.get("never_ask") else t["decline"]))
         elif typ == "end_turn":
-            general.append(_button(a, t["end_turn"]))
+            general.append(_button(a, t["end_turn"], t["end_turn_help"]))
         elif typ == "never_ask":
-            general.append(_button(a, t["never_on"] if a["value"] else t["never_off"]))
+            settings.append(_button(a, t["never_on"] if a["value"] else t["never_off"]))
+        else:  # an action this page does not know yet: still offered, named by its fields
+            general.append(_button(a, " ".join(filter(None, [typ.replace("_", " "), name])), _extra(a, lang)))
 
-    def cards(lst):
-        return [card_view(c["no"], c["id"], lang, by_card.get(c["id"], ())) for c in lst]
+    def cards(lst, owner):
+        return [card_view(c["no"], c["id"], lang, by_card.get(c["id"], ()), f"{owner}:{c['no']}" in marked)
+                for c in lst]
 
     movers = set()
     if view["phase"] != "over":
@@ -103,35 +173,71 @@ def board_context(view: dict, seat, legal: list, lang: str) -> dict:
     seats = []
     for sv in view["seats"]:
         top = sv["pfad"][0]["no"]
+        o = sv["seat"]
         seats.append({
-            "seat": sv["seat"], "label": f"{t['player']} {sv['seat'] + 1}", "is_me": sv["seat"] == seat,
-            "to_move": sv["seat"] in movers, "rank": sv["rank"], "rank_label": t["no_rank"] if sv["rank"] == "0" else sv["rank"],
+            "seat": o, "label": f"{t['player']} {o + 1}", "is_me": o == seat,
+            "to_move": o in movers, "rank": sv["rank"], "rank_label": t["no_rank"] if sv["rank"] == "0" else sv["rank"],
             "rank_name": card_view(top, None, lang)["name"], "path": sv["path"],
-            "pfad": cards(sv["pfad"][:1]) + [card_view(c["no"], c["id"], lang) for c in sv["pfad"][1:]],
-            "auslage": cards(sv["auslage"]), "ablage_count": len(sv["ablage"]),
-            "ablage_top": cards(sv["ablage"][-1:]), "aussen": cards(sv["aussen"]),
-            "deck_size": sv["deck_size"], "hand_size": sv["hand_size"], "known_hand": cards(sv["known_hand"]),
+            "pfad": cards(sv["pfad"][:1], o) + [card_view(c["no"], c["id"], lang) for c in sv["pfad"][1:]],
+            "auslage": cards(sv["auslage"], o), "ablage_count": len(sv["ablage"]),
+            "ablage_top": cards(sv["ablage"][-1:], o), "aussen": cards(sv["aussen"], o),
+            "deck_size": sv["deck_size"], "hand_size": sv["hand_size"], "known_hand": cards(sv["known_hand"], o),
             "limits": sv["limits"], "never_ask": sv["never_ask"],
         })
     me = None
     if seat is not None and 0 <= seat < len(view["seats"]):
-        me = {"seat": seat, "hand": cards(view["seats"][seat].get("hand", []))}
+        me = {"seat": seat, "hand": cards(view["seats"][seat].get("hand", []), seat)}
     pending = None
     if view.get("pending"):
         pv = view["pending"]
         c = card_view(pv["no"], pv["card"], lang)
-        pending = {"seat": pv["seat"], "card": c, "rule": c["text"][-len(R.C[pv["no"]].abilities):][pv["ability"]]
-                   if R.C[pv["no"]].abilities else "", "asked": pv["asked"], "hours": pv["deadline_hours"],
+        pending = {"seat": pv["seat"], "card": c, "rule": _rule(pv["no"], pv["ability"], lang),
+                   "asked": pv["asked"], "hours": pv["deadline_hours"],
                    "mine_to_answer": pv["asked"] == seat and view["phase"] == "react"}
+    paying = None
+    rv = view.get("resolving")
+    if view["phase"] == "pay" and rv and rv["seat"] == seat:
+        ability = R.C[rv["no"]].abilities[rv["ability"]]
+        paying = {"card": _name(rv["no"], lang), "rule": _rule(rv["no"], rv["ability"], lang),
+                  "owed": "; ".join(cost_text(c, lang) for c in ability.costs),
+                  "chosen": [_name(nos[i], lang) for i in rv.get("picked") or [] if i in nos]}
     prompt = {"pay": t["pay_prompt"], "choose": t["choose_prompt"], "discard": t["discard_prompt"]}.get(view["phase"], "")
     if prompt and seat not in movers:
         prompt = ""
     result = None
     if view.get("result"):
         result = sorted(view["result"]["placements"], key=lambda p: p["place"])
-    return {"ord": {
+    rank_word = t["rank"]
+    summaries = [s["rank_label"] if s["rank"] == "0" else f"{rank_word} {s['rank_label']}" for s in seats]
+    details = [[s["rank_name"], f"{t['hand']}: {s['hand_size']}", f"{t['deck']}: {s['deck_size']}",
+                f"{t['ablage']}: {s['ablage_count']}"] for s in seats]
+    turn = view["turn"]
+    limits = view["seats"][seat]["limits"] if seat is not None and 0 <= seat < len(view["seats"]) else None
+    left = None
+    if limits and view["phase"] == "main" and seat in movers:
+        left = {"plays": max(0, limits["play"] - turn["plays"]), "actions": max(0, limits["actions"] - turn["actions"])}
+    return {"seat_summaries": summaries, "seat_details": details, "ord": {
         "t": t, "lang": lang, "round": view["round"], "rounds_left": view["rounds_left"], "phase": view["phase"],
         "seats": seats, "me": me, "pending": pending, "general": general, "choose": choose, "decline": decline,
-        "prompt": prompt, "finished": view["phase"] == "over", "result": result,
+        "reacts": reacts, "settings": settings, "payments": payments, "discards": discards, "paying": paying,
+        "prompt": prompt, "finished": view["phase"] == "over", "result": result, "left": left,
         "turn": view["turn"], "my_turn": seat in movers,
     }}
+
+
+def highlights(events: list[dict]) -> dict:
+    """Cards moved by the last move (as "seat:card number", marked by board_context) and the
+    seats whose rank changed."""
+    cards, ranks, seats = [], [], []
+    for e in events:
+        s = e.get("seat")
+        if s is None:
+            continue
+        seats.append(s)
+        if "card" in e:
+            cards.append(f"{s}:{e['card']}")
+        for no in e.get("cards") or []:
+            cards.append(f"{s}:{no}")
+        if e.get("type") in ("ascend", "descend"):
+            ranks.append(s)
+    return {"cards": cards, "ranks": ranks, "seats": seats}

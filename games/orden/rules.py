@@ -13,11 +13,20 @@ from games.orden.schema import PLAIN, RANKS
 C = cardset().cards
 CS_BY_NAME = cardset().by_name
 BASE_LIMITS = {"play": 1, "actions": 1, "hand": 7}
+# lowered limits (HANDLIMIT-1, an opponent's opp_limit) never go below these
+FLOORS = {"play": 1, "actions": 1, "hand": 4}
 GATE = {no: (RANKS[c.rank_gate] if c.rank_gate else -1.0) for no, c in C.items()}
 # per card number, precomputed once: which kinds of rules it has (the engine's hot loops
 # look only at cards that can matter) and its unconditional delivery options
 STATIC = {no: tuple(a for a in c.abilities if a.statics) for no, c in C.items()}
 STATIC = {no: v for no, v in STATIC.items() if v}
+ONCE = {no: True for no, c in C.items() if any(a.kind == "effekt" and a.once_per_turn for a in c.abilities)}
+MULTIPLY = {no: tuple(a for a in v if any(st.kind == "multiply" for st in a.statics)) for no, v in STATIC.items()}
+MULTIPLY = {no: v for no, v in MULTIPLY.items() if v}
+# statics that act on the opponents (opp_limit, ban): only these cards are looked at across seats
+AGAINST = {no: tuple(a for a in v if any(st.kind in ("opp_limit", "ban") for st in a.statics))
+           for no, v in STATIC.items()}
+AGAINST = {no: v for no, v in AGAINST.items() if v}
 WHEN = {no: tuple((ai, a) for ai, a in enumerate(c.abilities) if a.when is not None) for no, c in C.items()}
 WHEN = {no: v for no, v in WHEN.items() if v}
 FIXED = {no: tuple(dict(d.props) for d in c.liefert) for no, c in C.items()
@@ -27,6 +36,19 @@ LETTERS = {no: frozenset(p for o in opts for p in o) for no, opts in FIXED.items
 
 def card(state, iid):
     return C[state["ci"][iid]]
+
+
+def rule_card(state, holder):
+    """The card of a pending or resolving rule (``pend``/``res``): by its number, because a
+    card paid as a cost may be reshuffled, and instance ids are dealt anew then."""
+    no = holder.get("no")
+    return C[no] if no is not None else C[state["ci"][holder["card"]]]
+
+
+def rule_source(state, holder) -> int:
+    """The rule's own instance id while it still names that card, else -1."""
+    no = holder.get("no")
+    return holder["card"] if no is None or state["ci"][holder["card"]] == no else -1
 
 
 def rank(state, s) -> float:
@@ -80,6 +102,9 @@ def holds1(state, s, cond, _depth=0) -> bool:
         return sum(matches(C[ci[i]], cond.select) for i in p["auslage"]) >= cond.count
     if k == "lacks":
         return not any(matches(C[ci[i]], cond.select) for i in p["auslage"])
+    if k == "behind":
+        r = rank(state, s)
+        return any(rank(state, o) > r for o in range(state["n"]) if o != s)
     if k == "possess_props":
         if _depth > 2:  # a delivery condition asking for properties: no recursion loops
             return False
@@ -106,21 +131,25 @@ class frozen_state:
         _MEMO = self.outer
 
 
-def _statics(state, s, _depth=0):
+def _statics(state, s, _depth=0, kind=None):
+    """The static effects working for ``s``; ``kind`` "multiply" looks only at cards that
+    have a multiplier (so conditions of other statics are not evaluated for it)."""
     if _MEMO is not None and _depth == 0:
-        got = _MEMO.get(s)
+        key = s if kind is None else (kind, s)
+        got = _MEMO.get(key)
         if got is None:
-            got = _MEMO[s] = list(_statics_now(state, s))
+            got = _MEMO[key] = list(_statics_now(state, s, 0, kind))
         return got
-    return _statics_now(state, s, _depth)
+    return _statics_now(state, s, _depth, kind)
 
 
-def _statics_now(state, s, _depth=0):
+def _statics_now(state, s, _depth=0, kind=None):
     p = state["p"][s]
     ci = state["ci"]
     r = None
+    index = STATIC if kind is None else MULTIPLY
     for iid in (p["pfad"][0], *p["auslage"]):
-        abilities = STATIC.get(ci[iid])
+        abilities = index.get(ci[iid])
         if abilities is None:
             continue
         if GATE[ci[iid]] >= 0:
@@ -135,21 +164,62 @@ def _statics_now(state, s, _depth=0):
 def multipliers(state, s, _depth=0) -> dict:
     """Owner's advantage: of several multipliers for one property the highest holds."""
     m = {}
-    for st in _statics(state, s, _depth):
+    for st in _statics(state, s, _depth, "multiply"):
         if st.kind == "multiply" and st.factor > m.get(st.prop, 1):
             m[st.prop] = st.factor
     return m
 
 
 def limit(state, s, which) -> int:
-    """AUSSPIELEN+n, AKTIONEN+n, HANDLIMIT+n add up; one-turn extras for the current turn."""
+    """AUSSPIELEN+n, AKTIONEN+n, HANDLIMIT+n add up (also negative ones and the opponents'
+    opp_limit, down to a floor); one-turn extras for the current turn."""
     n = BASE_LIMITS[which]
     for st in _statics(state, s):
         if st.kind == "limit" and st.limit == which:
             n += st.plus
+    if AGAINST:
+        for st in against(state, s):
+            if st.kind == "opp_limit" and st.limit == which:
+                n -= st.plus
+    n = max(n, FLOORS[which])
     if s == state["cur"]:
         n += state["t"].get({"play": "xplay", "actions": "xact"}.get(which, ""), 0)
     return n
+
+
+def against(state, s) -> list:
+    """Statics of the other seats' active cards that act on ``s`` (opp_limit, ban)."""
+    if _MEMO is not None:
+        got = _MEMO.get(("against", s))
+        if got is None:
+            got = _MEMO[("against", s)] = _against_now(state, s)
+        return got
+    return _against_now(state, s)
+
+
+def _against_now(state, s) -> list:
+    out = []
+    ci = state["ci"]
+    for o in range(state["n"]):
+        if o == s:
+            continue
+        p = state["p"][o]
+        for iid in (p["pfad"][0], *p["auslage"]):
+            abilities = AGAINST.get(ci[iid])
+            if abilities is None or rank(state, o) < GATE[ci[iid]]:
+                continue
+            for a in abilities:
+                if not a.conditions or holds(state, o, a.conditions):
+                    out.extend(st for st in a.statics if st.kind in ("opp_limit", "ban"))
+    return out
+
+
+def banned(state, s, iid) -> bool:
+    """Does an opponent's ban forbid ``s`` to play this card?"""
+    if not AGAINST:
+        return False
+    c = C[state["ci"][iid]]
+    return any(st.kind == "ban" and matches(c, st.select) for st in against(state, s))
 
 
 def deliveries(state, s, c, zone, mult=None, _depth=0) -> list:
@@ -235,16 +305,21 @@ def zone_cards(state, s, zone):
     return [(i, zone) for i in p[zone]]
 
 
-def candidates(state, s, cost, exclude=(), with_opts=False) -> list:
+def candidates(state, s, cost, exclude=(), with_opts=False, only=None) -> list:
     """(iid, zone) of cards that can help pay ``cost`` (a card or property cost);
-    (iid, zone, delivery options) with ``with_opts``."""
+    (iid, zone, delivery options) with ``with_opts``; ``only``: just that instance id
+    (checking one posted payment)."""
     ci = state["ci"]
     p = state["p"][s]
     zones = ("hand", "auslage") if cost.zone == "hand_or_auslage" else (cost.zone,)
+
+    def ids(zone):
+        return p[zone] if only is None else [i for i in p[zone] if i == only]
+
     out = []
     if cost.what == "cards":
         for zone in zones:
-            for iid in p[zone]:
+            for iid in ids(zone):
                 if iid not in exclude and matches(C[ci[iid]], cost.select):
                     out.append((iid, zone, None) if with_opts else (iid, zone))
         return out
@@ -254,7 +329,7 @@ def candidates(state, s, cost, exclude=(), with_opts=False) -> list:
     wild_wanted = "?" in req
     for zone in zones:
         m = mult if zone == "auslage" else None
-        for iid in p[zone]:
+        for iid in ids(zone):
             if iid in exclude:
                 continue
             no = ci[iid]
@@ -294,17 +369,23 @@ def payable(state, s, cost, exclude=()) -> bool:
 
 def choosable(state, s, verb, exclude=()) -> list:
     """Distinct card numbers a ``wählen`` can find now in the searched zones."""
+    return sorted({no for no, _zone in choice_options(state, s, verb, exclude)})
+
+
+def choice_options(state, s, verb, exclude=()) -> list:
+    """Distinct (card number, zone) pairs a ``wählen`` can take now: the player chooses the
+    zone too (the rules let them search Nachziehstapel, Ablage, Auslage and Hand)."""
     ci = state["ci"]
     p = state["p"][s]
-    nos = set()
+    out = set()
     for z in _search_zones(verb):
         for iid in p[z]:
             if iid in exclude:
                 continue
             c = C[ci[iid]]
             if c.kind == "deck" and matches(c, verb.select):
-                nos.add(c.no)
-    return sorted(nos)
+                out.add((c.no, z))
+    return sorted(out)
 
 
 def _search_zones(verb):
@@ -316,11 +397,14 @@ def _search_zones(verb):
     return zones
 
 
-def find_chosen(state, s, verb, no, exclude=()):
-    """(iid, zone) of a card numbered ``no`` in the searched zones, deck first."""
+def find_chosen(state, s, verb, no, exclude=(), zone=None):
+    """(iid, zone) of a card numbered ``no`` in ``zone`` or else the searched zones, deck first."""
     ci = state["ci"]
     p = state["p"][s]
-    for z in _search_zones(verb):
+    zones = _search_zones(verb)
+    if zone is not None:
+        zones = [zone] if zone in zones else []
+    for z in zones:
         for iid in p[z]:
             if iid not in exclude and ci[iid] == no:
                 return iid, z
@@ -328,4 +412,5 @@ def find_chosen(state, s, verb, no, exclude=()):
 
 
 def reaction_filter_ok(ability, pending_ability) -> bool:
-    return ability.on == "aktion" or (ability.on == "ascend" and pending_ability.ascends)
+    return ability.on == "aktion" or (ability.on == "ascend" and pending_ability.ascends) \
+        or (ability.on == "hostile" and pending_ability.hostile)

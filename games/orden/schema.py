@@ -26,8 +26,11 @@ ZONES = ("hand", "auslage", "hand_or_auslage")
 SEARCH_ZONES = ("deck", "ablage", "auslage", "hand", "aussen")
 LIMITS = ("play", "actions", "hand")
 WHO = ("you", "each_opponent", "higher_opponents")
+# whom an interaction verb hits: the actor is the player whose Aktion a Reaktion answers
+TARGETS = ("each_opponent", "higher_opponents", "actor")
+FORCE_ZONES = ("hand", "auslage")
 EVENTS = ("turn_start", "ascend")
-REACT_ON = ("aktion", "ascend")
+REACT_ON = ("aktion", "ascend", "hostile")
 
 
 class CardError(ValueError):
@@ -51,7 +54,7 @@ class Selector:
 
 @dataclass(frozen=True)
 class Condition:
-    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks
+    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind
     rank: str | None = None
     select: Selector | None = None
     count: int = 1
@@ -77,15 +80,18 @@ class Verb:
     to: str = "hand"  # choose: hand | play | play_now
     zones: tuple = ("deck", "ablage", "auslage", "hand")
     limit: str | None = None  # extra: play | actions
+    src: str = "hand"  # force_discard: the targets' zone
+    weaker: str | None = None  # force_discard: only targets owning less of this property
 
 
 @dataclass(frozen=True)
 class Static:
-    kind: str  # limit | multiply
+    kind: str  # limit | multiply | opp_limit | ban
     limit: str | None = None
-    plus: int = 0
+    plus: int = 0  # limit: may be negative (HANDLIMIT-1); opp_limit: how much the opponents lose
     prop: str | None = None
     factor: int = 1
+    select: "Selector | None" = None  # ban: opponents cannot play such cards
 
 
 @dataclass(frozen=True)
@@ -99,11 +105,15 @@ class Ability:
     on: str | None = None  # effekt: event trigger; reaktion: what it answers
     once_per_turn: bool = False
     ascends: bool = field(init=False, default=False)
+    #: the rule hurts opponents (forced discards, opponents descending): "hostile" reactions answer it
+    hostile: bool = field(init=False, default=False)
     #: once-per-turn effects of one group conflict: only the best one is used
     group: str = field(init=False, default="")
 
     def __post_init__(self):
         object.__setattr__(self, "ascends", any(v.kind == "ascend" for v in self.verbs))
+        object.__setattr__(self, "hostile", any(v.kind == "force_discard" or (v.kind == "descend" and v.who != "you")
+                                                for v in self.verbs))
         object.__setattr__(self, "group", self.verbs[0].kind if self.verbs else "")
 
 
@@ -218,6 +228,10 @@ class _P:
             return Condition(k, select=self.selector(v, p))
         if k == "possess_props":
             return Condition(k, props=self.props(v, p))
+        if k == "behind":  # an opponent holds a higher rank than you
+            if v is not True:
+                self.fail(p, "expected true")
+            return Condition(k)
         self.fail(p, "unknown condition")
 
     def conditions(self, v, path):
@@ -274,6 +288,12 @@ class _P:
                 self.fail(p, "give exactly one of play, actions")
             (lim, n), = v.items()
             return Verb(k, n=self.posint(n, f"{p}.{lim}"), limit=lim)
+        if k == "force_discard":
+            self.keys(v, p, ("who", "n", "from", "select", "weaker"), ("who",))
+            return Verb(k, n=self.posint(v.get("n", 1), f"{p}.n"), who=self.one_of(v["who"], f"{p}.who", TARGETS),
+                        src=self.one_of(v.get("from", "hand"), f"{p}.from", FORCE_ZONES),
+                        select=self.selector(v["select"], f"{p}.select") if "select" in v else None,
+                        weaker=self.one_of(v["weaker"], f"{p}.weaker", PLAIN) if "weaker" in v else None)
         if k in ("discard", "remove"):
             if v != "self":
                 self.fail(p, "only \"self\" is supported")
@@ -285,13 +305,22 @@ class _P:
             self.fail(path, "expected an object")
         if "limit" in d:
             self.keys(d, path, ("limit", "plus"), ("limit", "plus"))
-            return Static("limit", limit=self.one_of(d["limit"], f"{path}.limit", LIMITS),
-                          plus=self.posint(d["plus"], f"{path}.plus"))
+            plus = d["plus"]
+            if isinstance(plus, bool) or not isinstance(plus, int) or plus == 0:
+                self.fail(f"{path}.plus", f"expected a whole number other than 0, got {plus!r}")
+            return Static("limit", limit=self.one_of(d["limit"], f"{path}.limit", LIMITS), plus=plus)
+        if "opp_limit" in d:  # every opponent's limit is lowered (never below the floor)
+            self.keys(d, path, ("opp_limit", "minus"), ("opp_limit", "minus"))
+            return Static("opp_limit", limit=self.one_of(d["opp_limit"], f"{path}.opp_limit", LIMITS),
+                          plus=self.posint(d["minus"], f"{path}.minus"))
+        if "ban" in d:  # opponents may not play (ausspielen) such cards
+            self.keys(d, path, ("ban",), ("ban",))
+            return Static("ban", select=self.selector(d["ban"], f"{path}.ban"))
         if "multiply" in d:
             self.keys(d, path, ("multiply", "factor"), ("multiply", "factor"))
             return Static("multiply", prop=self.one_of(d["multiply"], f"{path}.multiply", PLAIN),
                           factor=self.posint(d["factor"], f"{path}.factor"))
-        self.fail(path, "expected a limit or multiply effect")
+        self.fail(path, "expected a limit, multiply, opp_limit or ban effect")
 
     def ability(self, d, path):
         self.keys(d, path, ("kind", "if", "pay", "do", "static", "when", "on", "once_per_turn"), ("kind",))
@@ -411,6 +440,9 @@ class CardSet:
                 for v in a.verbs:
                     if v.select and v.select.name:
                         yield ai, v.select.name
+                for st in a.statics:
+                    if st.select and st.select.name:
+                        yield ai, st.select.name
         for card in self.cards.values():
             for ai, name in sel_names(card):
                 if name not in self.by_name:

@@ -24,11 +24,23 @@ SEARCH = {"de": {"deck": "Nachziehstapel", "ablage": "Ablage", "auslage": "Ausla
                  "aussen": "Außenwelt"},
           "en": {"deck": "draw pile", "ablage": "discard pile", "auslage": "display", "hand": "hand",
                  "aussen": "outside world"}}
+# Card TYPEs in small capitals: the German word of the rules, an English one on English pages.
+TYPE_NAMES = {"MENTOR": ("MENTOR", "MENTOR"), "BURG": ("BURG", "CASTLE"), "MYSTERIUM": ("MYSTERIUM", "MYSTERY")}
 LIMIT = {"play": ("AUSSPIELEN", "PLAYS"), "actions": ("AKTIONEN", "ACTIONS"), "hand": ("HANDLIMIT", "HAND LIMIT")}
 
 
 def _q(name, lang):
     return f"„{name}“" if lang == "de" else f"“{name}”"
+
+
+def type_name(typ: str, lang: str) -> str:
+    names = TYPE_NAMES.get(typ)
+    return names[0 if lang == "de" else 1] if names else typ
+
+
+def rule_body(a, lang) -> str:
+    """A rule's text without its kind ("Aktion: …" → "…"), for the controls that use it."""
+    return ability(a, lang).split(": ", 1)[-1]
 
 
 def props(ps, lang) -> str:
@@ -48,17 +60,20 @@ def selector(sel, lang, count=1) -> str:
         return _q(sel.name if de else _en_name(sel.name), lang)
     if sel.type:
         art = {"MENTOR": "einen", "BURG": "eine", "MYSTERIUM": "ein"}[sel.type] if de else "a"
-        return f"{art} {sel.type}" if count == 1 else f"{count}x {sel.type}"
+        name = type_name(sel.type, lang)
+        return f"{art} {name}" if count == 1 else f"{count}x {name}"
     parts = []
     if sel.wappen:
         w = WAPPEN_NAMES[sel.wappen][0 if de else 1]
         parts.append(f"mit dem Wappen {w}" if de else f"with the {w} crest")
     if sel.delivers:
-        parts.append(f"die {sel.delivers} liefert" if de else f"delivering {sel.delivers}")
+        parts.append((f"die {sel.delivers} liefert" if count == 1 else f"die {sel.delivers} liefern") if de
+                     else f"delivering {sel.delivers}")
     noun = ("eine Karte" if count == 1 else f"{count} Karten") if de else ("a card" if count == 1 else f"{count} cards")
     if not parts:
         return noun if de else noun
-    return f"{noun}, {' und '.join(parts)}" if de else f"{noun} {' and '.join(parts)}"
+    return f"{noun}, {' und '.join(parts)}," if de and count > 1 else (
+        f"{noun}, {' und '.join(parts)}" if de else f"{noun} {' and '.join(parts)}")
 
 
 def condition(c, lang) -> str:
@@ -78,6 +93,8 @@ def condition(c, lang) -> str:
         return f"Du nicht {selector(c.select, lang)} besitzt" if de else f"you do not own {selector(c.select, lang)}"
     if k == "possess_props":
         return f"Du mindestens {props(c.props, lang)} besitzt" if de else f"you own at least {props(c.props, lang)}"
+    if k == "behind":
+        return "ein Mitspieler einen höheren Rang hat als Du" if de else "an opponent ranks above you"
     raise ValueError(k)
 
 
@@ -116,11 +133,16 @@ def verb(v, lang, ability=None) -> str:
         what = selector(v.select, lang, v.n)
         zones = ""
         if tuple(v.zones) != ("deck", "ablage", "auslage", "hand"):
-            names = [SEARCH[lang][z] for z in v.zones]
-            zones = (f" aus Deiner {', '.join(names)}" if de else f" from your {', '.join(names)}")
-        to = {"hand": ("und nimm sie auf die Hand", "and take it into your hand"),
-              "play": ("und spiele sie aus", "and play it"),
-              "play_now": ("und spiele sie sofort aus", "and play it at once")}[v.to]
+            if de:
+                zones = " aus " + " oder ".join(("Deinem " if z == "deck" else "Deiner ") + SEARCH["de"][z] for z in v.zones)
+            else:
+                zones = " from your " + " or ".join(SEARCH["en"][z] for z in v.zones)
+            if de and (v.select.delivers or v.select.wappen):
+                zones = "," + zones
+        pron = {"MENTOR": "ihn", "MYSTERIUM": "es"}.get(v.select.type, "sie") if v.n == 1 else "sie"
+        to = {"hand": (f"und nimm {pron} auf die Hand", "and take it into your hand"),
+              "play": (f"und spiele {pron} aus", "and play it"),
+              "play_now": (f"und spiele {pron} sofort aus", "and play it at once")}[v.to]
         return f"Wähle {what}{zones} {to[0]}" if de else f"Choose {what}{zones} {to[1]}"
     if k == "prevent":
         asc = ability is not None and ability.on == "ascend"
@@ -133,11 +155,36 @@ def verb(v, lang, ability=None) -> str:
                     else f"You may play {v.n} more card{'s' if v.n > 1 else ''} this turn")
         return (f"Du darfst in diesem Zug {v.n} Aktion{'en' if v.n > 1 else ''} mehr ausführen" if de
                 else f"You may take {v.n} more action{'s' if v.n > 1 else ''} this turn")
+    if k == "force_discard":
+        return force_discard(v, lang)
     if k == "discard_self":
         return "Lege diese Karte ab" if de else "Discard this card"
     if k == "remove_self":
         return "Entferne diese Karte" if de else "Remove this card"
     raise ValueError(k)
+
+
+TARGET = {"each_opponent": ("Jeder Mitspieler", "Each opponent"),
+          "higher_opponents": ("Jeder Mitspieler mit höherem Rang als Du", "Each opponent ranked above you"),
+          "actor": ("Dieser Mitspieler", "That opponent")}
+
+
+def force_discard(v, lang) -> str:
+    de = lang == "de"
+    who = TARGET[v.who][0 if de else 1]
+    if v.weaker:
+        who += (f", der weniger {v.weaker} besitzt als Du," if de else f" who owns less {v.weaker} than you")
+    if v.src == "hand":
+        what = (("1 zufällige Handkarte" if v.n == 1 else f"{v.n} zufällige Handkarten") if de
+                else ("1 random card from hand" if v.n == 1 else f"{v.n} random cards from hand"))
+    else:
+        sel = selector(v.select, lang, v.n) if v.select else (
+            ("eine Karte" if v.n == 1 else f"{v.n} Karten") if de else ("a card" if v.n == 1 else f"{v.n} cards"))
+        what = (f"{sel} aus seiner Auslage (zufällig gewählt)" if de else f"{sel} from their display (picked at random)")
+    if v.src == "hand" and v.select:
+        sel = selector(v.select, lang, v.n)
+        what += (f" ({sel})" if de else f" ({sel})")
+    return f"{who} legt {what} ab" if de else f"{who} discards {what}"
 
 
 _IMPERATIVES = ("Lege", "Entferne", "Ziehe", "Steige", "Wähle", "Verhindere",
@@ -146,8 +193,14 @@ _IMPERATIVES = ("Lege", "Entferne", "Ziehe", "Steige", "Wähle", "Verhindere",
 
 def _join(parts, lang):
     """First part as is; later imperatives lower-cased, German joined with „und“."""
-    out = parts[:1] + [p[0].lower() + p[1:] if p.split(" ", 1)[0] in _IMPERATIVES else p for p in parts[1:]]
-    return (" und " if lang == "de" else " and ").join(out)
+    out = parts[:1]
+    for prev, p in zip(parts, parts[1:]):
+        if prev.split(" ", 1)[0] not in _IMPERATIVES:  # "Jeder Mitspieler legt … ab. Ziehe 1 Karte."
+            out.append(". " + p)
+        else:
+            out.append((" und " if lang == "de" else " and ")
+                       + (p[0].lower() + p[1:] if p.split(" ", 1)[0] in _IMPERATIVES else p))
+    return "".join(out)
 
 
 def ability(a, lang) -> str:
@@ -156,13 +209,25 @@ def ability(a, lang) -> str:
     body = []
     if a.kind == "reaktion":
         trig = ("wenn ein Mitspieler aufsteigen will" if de else "when an opponent wants to ascend") if a.on == "ascend" \
+            else ("wenn ein Mitspieler Dir mit einer Aktion schaden will" if de else "when an opponent's action would harm you") \
+            if a.on == "hostile" \
             else ("wenn ein Mitspieler eine Aktion ausführt" if de else "when an opponent takes an action")
         head = f"{head} ({trig})"
     if a.kind == "effekt" and a.statics:
         bits = []
         for st in a.statics:
             if st.kind == "limit":
-                bits.append(f"{LIMIT[st.limit][0 if de else 1]}+{st.plus}")
+                bits.append(f"{LIMIT[st.limit][0 if de else 1]}{st.plus:+d}")
+            elif st.kind == "opp_limit":
+                lim = LIMIT[st.limit][0 if de else 1]
+                bits.append(f"Jeder Mitspieler hat {lim}-{st.plus}" if de else f"Each opponent has {lim}-{st.plus}")
+            elif st.kind == "ban":
+                sel = st.select
+                if sel.type:
+                    bits.append(f"Mitspieler dürfen keine {sel.type} ausspielen" if de else f"Opponents may not play a {sel.type}")
+                else:
+                    what = selector(sel, lang)
+                    bits.append(f"Mitspieler dürfen {what} nicht ausspielen" if de else f"Opponents may not play {what}")
             else:
                 f = ("doppelt" if st.factor == 2 else f"{st.factor}-fach") if de else ("double" if st.factor == 2 else f"{st.factor} times")
                 bits.append(f"Deine ausliegenden {st.prop} zählen {f}" if de else f"Your {st.prop} on display count {f}")
@@ -177,13 +242,20 @@ def ability(a, lang) -> str:
     elif a.on == "turn_start" and a.kind == "effekt":
         lead = "Zu Beginn Deines Zuges" if de else "At the start of your turn"
     if a.once_per_turn:
-        once = "einmal pro Zug darfst Du" if de else "once per turn you may"
-        lead = f"{lead}, {once}" if lead else once[0].upper() + once[1:]
+        if lead:
+            lead = f"{lead}, darfst Du einmal pro Zug" if de else f"{lead}, once per turn you may"
+        else:
+            lead = "Einmal pro Zug darfst Du" if de else "Once per turn you may"
     costs = [cost(c, lang) for c in a.costs]
     verbs = [verb(v, lang, a) for v in a.verbs]
     if a.once_per_turn:
         verbs = [_infinitive(verbs[0], lang)] + verbs[1:]
-    seq = _join(costs, lang) + (": " if costs else "") + _join(verbs, lang) + "."
+    if a.once_per_turn and costs:  # "… darfst Du 1 Karte von der Hand ablegen und 2 Karten ziehen."
+        seq = " und ".join(_infinitive(c, lang) for c in costs) if de else " and ".join(
+            c[0].lower() + c[1:] for c in costs)
+        seq += (" und " if de else " and ") + _join(verbs, lang) + "."
+    else:
+        seq = _join(costs, lang) + (": " if costs else "") + _join(verbs, lang) + "."
     if lead and costs and not a.once_per_turn:  # "If …, discard …: ascend."
         seq = seq[0].lower() + seq[1:]
         body.append(lead + ",")
@@ -230,7 +302,7 @@ def card_text(card: Card, lang: str = "de") -> list[str]:
             lines.append("Liegt dieser Rang oben, ist das Spiel sofort beendet." if de
                          else "When this rank comes on top, the game ends at once.")
     if card.type:
-        lines.append(card.type + (f" ({'Stufe' if de else 'level'} {card.level})" if card.level else ""))
+        lines.append(type_name(card.type, lang) + (f" ({'Stufe' if de else 'level'} {card.level})" if card.level else ""))
     if card.rank_gate:
         lines.append(f"Ab RANG {card.rank_gate}." if de else f"From RANK {card.rank_gate} on.")
     d = delivery_line(card, lang)

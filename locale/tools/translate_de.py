@@ -4,6 +4,7 @@ Run after `manage.py makemessages -l de`: `python locale/tools/translate_de.py`.
 without an entry (or only a fuzzy guess) stay untranslated and are listed, so a missing
 translation is visible; plural entries take a (singular, plural) pair.
 """
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -602,6 +603,11 @@ DE = {
 }
 
 root = Path(__file__).resolve().parents[2]
+# More tables, one JSON file per area ({"msgid": "Übersetzung"}, plurals as [singular, plural]),
+# so that work on different parts of the site adds translations without touching one dict.
+for extra in sorted((root / "locale" / "tools" / "de").glob("*.json")):
+    for key, value in json.loads(extra.read_text(encoding="utf-8")).items():
+        DE[key] = tuple(value) if isinstance(value, list) else value
 path = root / "locale" / "de" / "LC_MESSAGES" / "django.po"
 po = polib.pofile(str(path))
 missing = []

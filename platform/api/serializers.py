@@ -1,5 +1,7 @@
+from django.utils import translation
 from rest_framework import serializers
 
+from games import registry
 from lobby.models import Invitation
 
 
@@ -38,11 +40,15 @@ class InvitationSerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     match = serializers.IntegerField(source="match_id", allow_null=True)
     invitees = serializers.SerializerMethodField()
+    game_name = serializers.SerializerMethodField()
 
     class Meta:
         model = Invitation
-        fields = ["id", "game", "host", "players", "seats_taken", "options", "move_days", "private",
+        fields = ["id", "game", "game_name", "host", "players", "seats_taken", "options", "move_days", "private",
                   "invitees", "status", "match", "comment", "created_at", "seats"]
+
+    def get_game_name(self, obj) -> str:
+        return registry.display_name(obj.game, translation.get_language())
 
     def get_seats(self, obj) -> list[dict]:
         return [{"user": {"id": e.user_id, "username": e.user.username} if e.user_id else None,

@@ -1,6 +1,8 @@
 """The JSON API (contract: shared spec platform.md). Thin views over the services."""
 from __future__ import annotations
 
+from games.textnum import small_int
+
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -48,9 +50,17 @@ class GameList(APIView):
 
 class InvitationList(APIView):
     @extend_schema(parameters=[OpenApiParameter("game", str), OpenApiParameter("status", str),
-                               OpenApiParameter("players", int), OpenApiParameter("host", str)],
+                               OpenApiParameter("players", int), OpenApiParameter("host", str),
+                               OpenApiParameter("invited", int, description="1: open invitations naming me that I "
+                                                "have neither joined nor declined")],
                    responses={200: InvitationSerializer(many=True)}, summary="Open invitations")
     def get(self, request):
+        if request.query_params.get("invited") == "1":
+            if not request.user.is_authenticated:
+                return Response({"error": "not_authenticated", "detail": "Log in to see invitations to you."},
+                                status=401)
+            qs = lobby_queries.invited_to(request.user).prefetch_related("invitees")
+            return Response(InvitationSerializer(qs[:200], many=True).data)
         status = request.query_params.get("status", "open")
         players = request.query_params.get("players")
         if status != "open":
@@ -60,7 +70,7 @@ class InvitationList(APIView):
             options = {k[7:]: _param_value(v) for k, v in request.query_params.items() if k.startswith("option.")}
             qs = lobby_queries.open_invitations(
                 request.user, game=request.query_params.get("game", ""),
-                players=int(players) if players and players.isdigit() else None,
+                players=small_int(players),
                 host=request.query_params.get("host", ""), options=options)
         game = request.query_params.get("game")
         if game and status != "open":
@@ -110,13 +120,16 @@ class InvitationVerb(APIView):
             lobby.join(pk, request.user, data["choices"])
         elif self.verb == "leave":
             lobby.leave(pk, request.user)
+        elif self.verb == "decline":
+            lobby.decline(pk, request.user)
         else:
             lobby.cancel(pk, request.user)
         return Response(InvitationSerializer(_invitation(pk)).data)
 
 
 MATCH_SCHEMA = inline_serializer("Match", {
-    "id": serializers.IntegerField(), "game": serializers.CharField(), "status": serializers.CharField(),
+    "id": serializers.IntegerField(), "game": serializers.CharField(), "game_name": serializers.CharField(),
+    "status": serializers.CharField(),
     "version": serializers.IntegerField(), "seats": serializers.ListField(child=serializers.DictField()),
     "to_move": serializers.ListField(child=serializers.IntegerField()), "view": serializers.DictField(),
     "outcome": serializers.DictField(allow_null=True)})
@@ -151,14 +164,16 @@ class MatchList(APIView):
             qs = match_queries.my_matches(request.user, to_move_only=request.query_params.get("to_move") == "1",
                                           status=status)
         else:
-            qs = Match.objects.filter(public=True).defer("state", "seed").prefetch_related("seats__user") \
-                .order_by("-updated_at")
+            qs = match_queries.with_my_turn(
+                Match.objects.filter(public=True).defer("state", "seed").prefetch_related("seats__user"),
+                request.user).order_by("-updated_at")
             if status:
                 qs = qs.filter(status=status)
-        rows = []
+        rows, lang = [], translation.get_language()
         for m in qs[:200]:
             seats = list(m.seats.all())
-            rows.append({"id": m.pk, "game": m.game, "status": m.status, "version": m.version,
+            rows.append({"id": m.pk, "game": m.game, "game_name": registry.display_name(m.game, lang),
+                         "status": m.status, "version": m.version,
                          "to_move": m.to_move, "my_turn": bool(getattr(m, "my_turn", 0)),
                          "seats": [{"seat": s.seat, "user": {"id": s.user_id, "username": s.user.username}
                                     if s.user_id else None, "bot": s.bot or None} for s in seats],

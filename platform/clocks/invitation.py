@@ -13,10 +13,14 @@ def form_fields(lang: str) -> dict[str, forms.Field]:
     return {
         "clock_mode": forms.ChoiceField(label=_("Time control"), choices=TimeControl.Mode.choices,
                                         initial=TimeControl.Mode.DAYS, required=False),
+        # data-clock-mode: frontend/static/frontend/forms.js shows these only with a time bank.
         "clock_bank_hours": forms.IntegerField(label=_("Time bank (hours)"), min_value=1, max_value=24 * 60,
-                                               initial=72, required=False),
+                                               initial=72, required=False, help_text=_("Only with a time bank."),
+                                               widget=forms.NumberInput(attrs={"data-clock-mode": "bank"})),
         "clock_increment_hours": forms.IntegerField(label=_("Added after each move (hours)"), min_value=0,
-                                                    max_value=24 * 14, initial=24, required=False),
+                                                    max_value=24 * 14, initial=24, required=False,
+                                                    help_text=_("Only with a time bank."),
+                                                    widget=forms.NumberInput(attrs={"data-clock-mode": "bank"})),
         "clock_weekends_off": forms.BooleanField(label=_("Weekends off (clocks stop on Saturday and Sunday)"),
                                                  required=False),
         "clock_policy": forms.ChoiceField(label=_("When time runs out"), choices=TimeControl.Policy.choices,

@@ -21,7 +21,7 @@ def match_clocks(match, seats, now=None) -> dict | None:
     rows = []
     for s in seats:
         clock = clocks.get(s.pk)
-        row = {"seat": s.seat, "name": s.name, "vacation_until": away[s.user_id].end if s.user_id in away else None,
+        row = {"seat": s.seat, "name": s.name, "seat_is_human": bool(s.user_id), "vacation_until": away[s.user_id].end if s.user_id in away else None,
                "record": records.get(s.user_id), "timed_out": bool(clock and clock.timed_out)}
         if clock is not None and clock.started_at is not None and match.status == "active":
             st = status(clock, tc, now)

@@ -23,7 +23,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
+from config.wsrefuse import refuse_unrouted  # noqa: E402
+
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    # Unknown socket paths are refused (403 at the handshake), not a 500 with a traceback.
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(refuse_unrouted(websocket_urlpatterns)))),
 })

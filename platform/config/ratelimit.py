@@ -1,15 +1,23 @@
 """Rate limits for the POSTs that need them, in one place: failed log-ins (password guessing;
 per address and per account, so a successful log-in never counts), sign-ups and password
 resets (mail bombing), and the game page's move forms (the JSON API's actions have DRF's
-"actions" throttle). Fixed one-minute windows counted in the cache; with the cache down the
-limits are off rather than the site (config/cache.py fails open).
+"actions" throttle), and per user the making of things that fill shared pages (invitations,
+chat lines, tournaments, decks). Fixed windows (a minute unless WINDOWS says otherwise) counted
+in the cache; with the cache down the
+limits are off rather than the site (config/cache.py fails open). Each request takes its
+place in the counter before it runs (atomic increment) and gives it back if it does not count,
+so the limits hold under concurrency; the per-account rule reads the username from forms and
+JSON bodies alike.
 
-Limits: settings.RATE_LIMITS overrides {rule: requests per minute}. Behind a reverse proxy
+Limits: settings.RATE_LIMITS (or RATE_LIMITS="rule=n,..." in the environment) overrides
+{rule: requests per window}. Behind a reverse proxy
 set RATE_LIMIT_PROXY_COUNT (env) to the number of proxies, so the client's own address (from
 X-Forwarded-For) is counted and not the proxy's.
 """
 from __future__ import annotations
 
+import functools
+import json
 import os
 import re
 import time
@@ -19,7 +27,12 @@ from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-DEFAULTS = {"login-ip": 20, "login-user": 10, "signup-ip": 20, "reset-ip": 10, "match-post": 600}
+DEFAULTS = {"login-ip": 20, "login-user": 10, "signup-ip": 20, "reset-ip": 10, "match-post": 600,
+            # Things that fill pages everyone reads (lobby, tournaments, a match's chat), and
+            # decks: per user, counted when made (a refused form does not count).
+            "invitation-user": 10, "chat-user": 20, "tournament-user": 5, "deck-user": 30}
+# Window length in seconds of the rules that do not count per minute.
+WINDOWS = {"invitation-user": 600, "tournament-user": 3600, "deck-user": 600}
 LOGIN = re.compile(r"^/(accounts/login|api/auth/token)/$")
 
 
@@ -36,6 +49,10 @@ def _created(response) -> bool:
     return response.status_code in (301, 302)
 
 
+def _made(response) -> bool:  # the API's 201, or a page's redirect after a valid form
+    return response.status_code in (201, 302, 303)
+
+
 # (rule, path pattern, what identifies the client, which responses count)
 RULES = [
     ("login-ip", LOGIN, "ip", _failed),
@@ -43,12 +60,29 @@ RULES = [
     ("signup-ip", re.compile(r"^/accounts/signup/$"), "ip", _created),
     ("reset-ip", re.compile(r"^/accounts/password/reset/$"), "ip", _any),
     ("match-post", re.compile(r"^/matches/\d+/(act|undo|resign|chat)/$"), "user", _any),
+    ("invitation-user", re.compile(r"^/(api/invitations|invitations/new(/[\w-]+)?|users/[^/]+/invite)/$"), "user",
+     _made),
+    ("chat-user", re.compile(r"^/(api/)?matches/\d+/chat/$"), "user", _any),
+    ("tournament-user", re.compile(r"^/(api/tournaments|tournaments/new)/$"), "user", _made),
+    ("deck-user", re.compile(r"^/(api/)?[\w-]+/decks/(new/|copy/)?$"), "user", _made),
 ]
 PROXY_COUNT = int(os.environ.get("RATE_LIMIT_PROXY_COUNT", "0"))
 
 
 def limits() -> dict:
-    return {**DEFAULTS, **getattr(settings, "RATE_LIMITS", {})}
+    return {**DEFAULTS, **_env_limits(os.environ.get("RATE_LIMITS", "")), **getattr(settings, "RATE_LIMITS", {})}
+
+
+@functools.lru_cache(maxsize=4)
+def _env_limits(raw: str) -> dict:
+    """RATE_LIMITS="rule=n,rule=n" from the environment (reaches servers and workers a test
+    suite starts, which do not share its settings)."""
+    out = {}
+    for part in raw.split(","):
+        rule, _, n = part.partition("=")
+        if rule.strip() and n.strip().isdigit():
+            out[rule.strip()] = int(n)
+    return out
 
 
 def client_ip(request) -> str:
@@ -59,28 +93,72 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
+def posted_username(request) -> str:
+    """The username a log-in posts, whatever the body's type: a form (urlencoded or multipart)
+    or JSON (the token endpoint's clients). The body was checked by config.guard (size, NUL,
+    nesting) before this runs."""
+    ctype = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+    if ctype.endswith("json"):
+        try:
+            data = json.loads(request.body or b"{}")
+        except (ValueError, RecursionError):
+            return ""
+        value = data.get("username") if isinstance(data, dict) else None
+    else:
+        try:
+            value = request.POST.get("username")
+        except Exception:  # an unreadable body: the view refuses it; nothing to count per account
+            return ""
+    return value if isinstance(value, str) else ""
+
+
 def _ident(request, kind: str) -> str | None:
     if kind == "ip":
         return client_ip(request)
     if kind == "username":
-        name = (request.POST.get("username") or "").strip().lower()
+        name = posted_username(request).strip().lower()
         return name[:150] or None
+    user_id = _user_id(request)
+    return f"u{user_id}" if user_id is not None else "ip" + client_ip(request)
+
+
+def _user_id(request) -> int | None:
+    """The signed-in user: by session, or by API token (DRF authenticates only in the view,
+    after this middleware)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return f"u{user.pk}"
-    return "ip" + client_ip(request)
+        return user.pk
+    scheme, _, key = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() == "token" and 0 < len(key.strip()) <= 40:
+        from rest_framework.authtoken.models import Token
+
+        return Token.objects.filter(key=key.strip()).values_list("user_id", flat=True).first()
+    return None
 
 
 def _key(rule: str, ident: str, window: int) -> str:
     return f"rl:{rule}:{ident}:{window}"
 
 
-def _count(key: str) -> None:
-    cache.add(key, 0, timeout=70)
+def _take(key: str, seconds: int = 60) -> int:
+    """Counts one request in ``key``'s window, atomically (cache.add + incr: Redis INCR, or the
+    local-memory cache's lock), and returns the new count. Counting before the request runs
+    is what makes the limit hold under concurrency: of 60 parallel attempts against a limit
+    of 10 exactly 10 get through (a check-then-count let 19 through)."""
+    cache.add(key, 0, timeout=seconds + 10)
     try:
-        cache.incr(key)
+        return cache.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=70)
+        cache.add(key, 0, timeout=seconds + 10)
+        return cache.incr(key)
+
+
+def _give_back(key: str) -> None:
+    """A request that does not count after all (a successful log-in) frees its place."""
+    try:
+        cache.decr(key)
+    except ValueError:
+        pass
 
 
 class RateLimitMiddleware:
@@ -91,22 +169,25 @@ class RateLimitMiddleware:
         if request.method != "POST":
             return self.get_response(request)
         now = time.time()
-        window = int(now // 60)
-        allowed, counted = limits(), []
+        allowed, taken = limits(), []
         for rule, pattern, kind, counts in RULES:
             if not pattern.match(request.path_info):
                 continue
             ident = _ident(request, kind)
             if ident is None:
                 continue
+            seconds = WINDOWS.get(rule, 60)
+            window = int(now // seconds)
             key = _key(rule, ident, window)
-            if (cache.get(key) or 0) >= allowed[rule]:
-                return too_many(request, max(1, int((window + 1) * 60 - now)))
-            counted.append((key, counts))
+            taken.append((key, counts))
+            if _take(key, seconds) > allowed[rule]:
+                for other, _counts in taken[:-1]:
+                    _give_back(other)  # refused: only the rule that refused keeps the count
+                return too_many(request, max(1, int((window + 1) * seconds - now)))
         response = self.get_response(request)
-        for key, counts in counted:
-            if counts(response):
-                _count(key)
+        for key, counts in taken:
+            if not counts(response):
+                _give_back(key)
         return response
 
 

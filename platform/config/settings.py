@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served as static files (no CDN)
     "channels",
     "django_htmx",
     *CORE_APPS,
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.guard.RequestGuardMiddleware",  # NUL, deep JSON, 413; the API's one error shape
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -61,6 +63,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -193,6 +196,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# A game package's own static files (games/<slug>/static/, e.g. its board's stylesheet: the
+# Content-Security-Policy admits no <style> element), found like its templates.
+STATICFILES_DIRS = sorted(str(p) for p in (ROOT / "games").glob("*/static") if p.is_dir())
 
 # --- API ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -211,9 +217,16 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Asynchronous board games: games, invitations, matches, actions, logs.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- production hardening (DJANGO_DEBUG=0 and HTTPS) ------------------------------------------
+# Content-Security-Policy on every response (config/csp.py: no inline script anywhere).
+from config.csp import POLICY as SECURE_CSP  # noqa: E402,F401
+# Request bodies: the API's largest (a deck, an invitation) is a few kB; beyond this: 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 SECURE_HTTPS = env_bool("DJANGO_SECURE", False)
 if SECURE_HTTPS:
     SECURE_SSL_REDIRECT = True

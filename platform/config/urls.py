@@ -1,12 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
 from config.discovery import feature_apps, module_exists
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
+    # Before Django's own: the header's DE/EN switch also saves a signed-in user's profile.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 # Feature apps route themselves: <app>.api_urls under /api/, <app>.urls under /.
@@ -19,3 +22,4 @@ urlpatterns.append(path("", include("frontend.urls")))
 
 # A lost database connection answers 503 (try again), anything else 500 (config/errors.py).
 handler500 = "config.errors.server_error_or_unavailable"
+handler404 = "config.errors.not_found"

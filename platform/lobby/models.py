@@ -16,6 +16,8 @@ class Invitation(models.Model):
     move_days = models.PositiveSmallIntegerField(default=3)
     private = models.BooleanField(default=False)
     invitees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="invited_to")
+    # Invitees who said no: the invitation leaves their "invited to me" list; the host is told.
+    declined = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="declined_invitations")
     comment = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     seats_taken = models.PositiveSmallIntegerField(default=0)  # kept in step with entries

@@ -1,7 +1,7 @@
 """Read-side queries for list pages, shaped so their query count does not grow with size."""
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -9,7 +9,7 @@ from games import registry
 from games.base import BadOptions
 
 from .errors import LobbyError
-from .models import Invitation
+from .models import Entry, Invitation
 
 
 def open_invitations(user=None, *, game: str = "", players: int | None = None,
@@ -33,6 +33,17 @@ def open_invitations(user=None, *, game: str = "", players: int | None = None,
     for key, value in _option_filters(game, options or {}).items():
         qs = qs.filter(**{f"options__{key}": value})
     return qs.prefetch_related("entries__user", "invitees")
+
+
+def invited_to(user) -> QuerySet:
+    """Open invitations naming ``user`` that they have neither joined nor declined, newest
+    first: the "invited to me" list (two queries with their seats, whatever the count)."""
+    through = Invitation.invitees.through.objects.filter(user=user).values("invitation_id")
+    declined = Invitation.declined.through.objects.filter(user=user).values("invitation_id")
+    return (Invitation.objects.filter(status=Invitation.Status.OPEN, pk__in=through)
+            .exclude(pk__in=declined).exclude(host=user).exclude(entries__user=user)
+            .select_related("host")
+            .prefetch_related(Prefetch("entries", queryset=Entry.objects.select_related("user"))))
 
 
 def _option_filters(game: str, options: dict) -> dict:

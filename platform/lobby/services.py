@@ -10,6 +10,7 @@ from games import registry
 from games.base import BadOptions
 from matches import services as match_services
 
+from . import signals
 from .errors import LobbyError
 from .models import Entry, Invitation
 
@@ -47,10 +48,10 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
     if 1 + len(bots) > players:
         raise LobbyError(_("More bots than free seats."))
     invitee_users = []
-    if private:
-        names = [n.strip() for n in (invitees or []) if n and n.strip()]
-        if not names:
-            raise LobbyError(_("A private invitation needs at least one invitee."))
+    names = [n.strip() for n in (invitees or []) if n and n.strip()]
+    if private and not names:
+        raise LobbyError(_("A private invitation needs at least one invitee."))
+    if names:  # private: only they may join; public: anyone may, and they are told (a friend's invitation)
         User = get_user_model()
         invitee_users = list(User.objects.filter(username__in=names))
         missing = set(names) - {u.username for u in invitee_users}
@@ -70,6 +71,8 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
         invitation.seats_taken = 1 + len(bots)
         invitation.save(update_fields=["seats_taken"])
         _start_if_full(invitation)
+        invitation_id = invitation.pk
+        transaction.on_commit(lambda: signals.invitation_created.send(Invitation, invitation_id=invitation_id))
     return invitation
 
 
@@ -106,7 +109,9 @@ def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
             raise LobbyError(_("You have already joined this invitation."), 409) from None
         invitation.seats_taken += 1
         invitation.save(update_fields=["seats_taken"])
+        invitation.declined.remove(user)  # a change of mind: declining first does not bar joining
         _start_if_full(invitation)
+        _announce_seats(invitation)
         return invitation
 
 
@@ -122,6 +127,27 @@ def leave(invitation_id: int, user) -> Invitation:
             raise LobbyError(_("You have not joined this invitation."), 409)
         invitation.seats_taken -= 1
         invitation.save(update_fields=["seats_taken"])
+        _announce_seats(invitation, also=[user.id])
+        return invitation
+
+
+def decline(invitation_id: int, user) -> Invitation:
+    """An invitee says no: the invitation leaves their list and the host hears of it. Only
+    named invitees may decline, and only while they have not joined (then: leave)."""
+    with transaction.atomic():
+        invitation = _locked(invitation_id)
+        if invitation.status != Invitation.Status.OPEN:
+            raise LobbyError(_("This invitation is no longer open."), 409)
+        if not invitation.invitees.filter(pk=user.pk).exists() or invitation.host_id == user.id:
+            raise LobbyError(_("You were not invited to this game."), 403)
+        if invitation.entries.filter(user=user).exists():
+            raise LobbyError(_("You have joined this invitation; leave it instead."), 409)
+        if invitation.declined.filter(pk=user.pk).exists():
+            raise LobbyError(_("You have already declined this invitation."), 409)
+        invitation.declined.add(user)
+        user_id = user.id
+        transaction.on_commit(lambda: signals.invitation_declined.send(
+            Invitation, invitation_id=invitation_id, user_id=user_id))
         return invitation
 
 
@@ -134,7 +160,17 @@ def cancel(invitation_id: int, user) -> Invitation:
             raise LobbyError(_("This invitation is no longer open."), 409)
         invitation.status = Invitation.Status.CANCELLED
         invitation.save(update_fields=["status"])
+        transaction.on_commit(lambda: signals.invitation_cancelled.send(Invitation, invitation_id=invitation_id))
         return invitation
+
+
+def _announce_seats(invitation: Invitation, also: list[int] = ()) -> None:
+    """After commit, a frame to the players' open pages: the seats changed (live seat list)."""
+    from .live import seats_changed
+
+    user_ids = [*also, *invitation.entries.filter(user__isnull=False).values_list("user_id", flat=True)]
+    pk, taken = invitation.pk, invitation.seats_taken
+    transaction.on_commit(lambda: seats_changed(pk, user_ids, taken))
 
 
 def _start_if_full(invitation: Invitation) -> None:

@@ -69,13 +69,15 @@ class Seat(models.Model):
 
 class LogEntry(models.Model):
     """Append-only. ``kind`` = action (an engine action), undo (takes back the entry it names),
-    resign (platform event). Replaying kinds action/undo rebuilds the snapshot."""
+    resign (platform event), penalty (a judge's game penalty, ``Plugin.apply_penalty``).
+    Replaying kinds action/undo/penalty rebuilds the snapshot."""
 
     class Kind(models.TextChoices):
         ACTION = "action"
         UNDO = "undo"
         RESIGN = "resign"
         END = "end"  # the platform ended the match (e.g. the game's time limit), no seat acted
+        PENALTY = "penalty"  # a judge's game penalty on ``seat`` (``action`` = {"penalty": ...})
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField()  # == match version after this entry

@@ -5,6 +5,9 @@ filtered in one place: the engine's ``view`` for state, the events' ``to`` lists
 """
 from __future__ import annotations
 
+from django.utils import translation
+
+from games import registry
 from games.base import Plugin
 
 from .models import LogEntry, Match, Seat
@@ -23,6 +26,14 @@ def can_watch(match: Match, seat: Seat | None) -> bool:
 def event_visible(event: dict, seat: int | None, finished: bool) -> bool:
     to = event.get("to")
     return to is None or finished or (seat is not None and seat in to)
+
+
+def action_visible(plugin: Plugin, entry, seat: int | None, finished: bool):
+    """A logged action as ``seat`` may see it: the game may keep parts of it from others while
+    the match runs (Der Orden: which hand card was picked for a payment not yet final)."""
+    if entry.action is None or finished or entry.seat == seat:
+        return entry.action
+    return plugin.public_action(entry.action, entry.seat, seat)
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
@@ -82,6 +93,7 @@ def api_payload(plugin: Plugin, match: Match, seats: list[Seat], seat: Seat | No
     return {
         "id": match.pk,
         "game": match.game,
+        "game_name": registry.display_name(match.game, translation.get_language()),
         "status": match.status,
         "version": match.version,
         "players": match.players,
@@ -103,5 +115,7 @@ def api_payload(plugin: Plugin, match: Match, seats: list[Seat], seat: Seat | No
 def api_log(match: Match, entries, seat: int | None, plugin: Plugin, lang: str, names: list[str]) -> list[dict]:
     """GET /api/matches/{id}/log/: [{seq, seat, action, at}] plus the visible log text."""
     lines = {line["seq"]: line for line in log_lines(plugin, match, entries, seat, lang, names)}
-    return [{"seq": e.seq, "seat": e.seat, "kind": e.kind, "action": e.action, "undone": e.undone,
+    finished = match.status != Match.Status.ACTIVE
+    return [{"seq": e.seq, "seat": e.seat, "kind": e.kind, "action": action_visible(plugin, e, seat, finished),
+             "undone": e.undone,
              "at": e.at, "text": lines[e.seq]["texts"]} for e in entries]

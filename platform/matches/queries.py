@@ -1,7 +1,7 @@
 """Read-side queries for list pages: constant query counts whatever the number of matches."""
 from __future__ import annotations
 
-from django.db.models import Case, IntegerField, Prefetch, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, Value, When
 
 from .models import Match, Seat
 
@@ -26,6 +26,16 @@ def my_matches(user, *, to_move_only: bool = False, status: str | None = None):
     active_first = Case(When(status=Match.Status.ACTIVE, then=Value(0)), default=Value(1),
                         output_field=IntegerField())
     return qs.order_by("-my_turn", active_first, "-updated_at", "-id")
+
+
+def with_my_turn(qs, user):
+    """Any match list with ``my_turn`` (1 if ``user`` holds a seat that is to move), in the same
+    query: a correlated EXISTS on the seats' (match, user) rows."""
+    if user is None or not user.is_authenticated:
+        return qs.annotate(my_turn=Value(0, output_field=IntegerField()))
+    mine = Seat.objects.filter(match=OuterRef("pk"), user=user, to_move=True, resigned=False)
+    return qs.annotate(my_turn=Case(When(Exists(mine), status=Match.Status.ACTIVE, then=Value(1)),
+                                    default=Value(0), output_field=IntegerField()))
 
 
 def next_match_for(user) -> Match | None:

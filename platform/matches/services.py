@@ -66,11 +66,13 @@ def _locked(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise NotSeated(_("There is no such match.")) from None
+        raise NotSeated(_no_such_match()) from None
 
 
 def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
-    """The user's seat (from ``seats`` if the caller has loaded them)."""
+    """The user's seat (from ``seats`` if the caller has loaded them). Asked before anything
+    else about the match: to a stranger a private match answers exactly like a missing one
+    (no version, no "over"), so a refusal does not confirm it exists."""
     seat = None
     if user is not None and user.is_authenticated:
         if seats is None:
@@ -78,8 +80,12 @@ def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
         else:
             seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise NotSeated(_("You do not play in this match."))
+        raise NotSeated(_("You do not play in this match.") if match.public else _no_such_match())
     return seat
+
+
+def _no_such_match() -> str:  # translated when raised
+    return _("There is no such match.")
 
 
 def _check_version(match: Match, version) -> None:
@@ -100,10 +106,10 @@ def submit_action(match_id: int, user, action, version) -> LogEntry:
         raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
         match = _locked(match_id)
-        _check_version(match, version)
         # Every seat at once: the mover's check, the turn bookkeeping and the bot check share it.
         seats = list(Seat.objects.filter(match=match))
-        seat = _seat_of(match, user, seats)
+        seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
+        _check_version(match, version)
         if seat.resigned:
             raise NotYourTurn(_("You have left this match."))
         return _apply(match, seat.seat, action, seats=seats)
@@ -244,10 +250,15 @@ def undo(match_id: int, user, version) -> LogEntry:
     """Take back one's own last action while it revealed nothing and nobody acted since."""
     with transaction.atomic():
         match = _locked(match_id)
-        _check_version(match, version)
         seat = _seat_of(match, user)
+        _check_version(match, version)
         last = LogEntry.objects.filter(match=match).order_by("-seq").first()
         if last is None or last.kind != LogEntry.Kind.ACTION or last.undone or last.seat != seat.seat:
+            raise UndoRefused(_("Only your own last move can be taken back, and only before anyone else acts."))
+        # Who made it, not only which seat: once a bot plays the seat (resigned, timed out) its
+        # moves are not the player's, nor is a move the platform made for a missed deadline.
+        if seat.resigned or seat.bot or any(e.get("type") == "deadline" for e in last.events or []
+                                            if isinstance(e, dict)):
             raise UndoRefused(_("Only your own last move can be taken back, and only before anyone else acts."))
         if last.reveals:
             raise UndoRefused(_("This move revealed hidden information or used chance; it cannot be taken back."))
@@ -265,9 +276,9 @@ def resign(match_id: int, user) -> LogEntry:
     and the resigned player is placed last."""
     with transaction.atomic():
         match = _locked(match_id)
+        seat = _seat_of(match, user)
         if match.status != Match.Status.ACTIVE:
             raise MatchOver(_("This match is over."))
-        seat = _seat_of(match, user)
         if seat.resigned:
             raise MatchOver(_("You have already left this match."))
         previous = list(match.to_move)
@@ -365,13 +376,39 @@ def _default_bot(plugin: Plugin) -> str:
 def replay(match: Match, upto: int | None = None) -> dict:
     """Rebuild the state from the setup record and the log (entries with seq <= upto)."""
     engine = plugin_for(match).engine
+    plugin = plugin_for(match)
+    engine = plugin.engine
     state = engine.setup(match.players, match.options, match.seed, match.choices)
-    entries = LogEntry.objects.filter(match=match, kind=LogEntry.Kind.ACTION, undone=False)
+    entries = LogEntry.objects.filter(match=match, kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.PENALTY],
+                                      undone=False)
     if upto is not None:
         entries = entries.filter(seq__lte=upto)
     for entry in entries.order_by("seq"):
-        state = engine.apply(state, entry.seat, entry.action).state
+        if entry.kind == LogEntry.Kind.PENALTY:
+            step = plugin.apply_penalty(state, entry.seat, entry.action["penalty"])
+            state = step.state if step is not None else state
+        else:
+            state = engine.apply(state, entry.seat, entry.action).state
     return state
+
+
+def apply_penalty(match_id: int, seat: int, penalty: str) -> LogEntry | None:
+    """A judge's game penalty on a running match (``Plugin.apply_penalty``; Der Orden:
+    "descend_rank"). Logged (kind penalty) and replayed like a move. None if the game has no
+    such penalty or the match is over."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return None
+        plugin = plugin_for(match)
+        step = plugin.apply_penalty(match.state, seat, penalty)
+        if step is None:
+            return None
+        match.state = step.state
+        entry = _append(match, kind=LogEntry.Kind.PENALTY, seat=seat, action={"penalty": penalty},
+                        events=step.events, reveals=step.reveals)
+        _refresh(match, plugin)
+        return entry
 
 
 def apply_timed_defaults(now=None, limit: int = 500) -> int:
@@ -408,23 +445,26 @@ def apply_timed_defaults(now=None, limit: int = 500) -> int:
 
 
 def end_by_tiebreak(match_id: int, reason: str = "deadline") -> LogEntry:
-    """End an active match now; places by the game's tie-break (``Plugin.tiebreak_scores``,
-    equal scores share a place, resigned seats behind). The match is finished like any other
+    """End an active match now; places by the game's own rule where it has one
+    (``Plugin.placements_at_time_limit``: Der Orden's rank, tie-breaks and lot, with ranks),
+    else by ``Plugin.tiebreak_scores`` (equal scores share a place); resigned seats behind. The match is finished like any other
     (ratings, notifications); the log says why. Raises MatchOver if it is over already."""
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != Match.Status.ACTIVE:
             raise MatchOver(_("This match is over."))
         plugin = plugin_for(match)
-        scores = plugin.tiebreak_scores(match.state)
-        if scores is None:
-            raise MatchOver(_("%(game)s has no tie-break to end a match early.") % {"game": plugin.meta.slug})
-        order = sorted(range(match.players), key=lambda s: -scores[s])
-        placements, place = [], 0
-        for i, s in enumerate(order):
-            if i == 0 or scores[s] != scores[order[i - 1]]:
-                place = i + 1
-            placements.append({"seat": s, "place": place, "score": None})
+        placements = plugin.placements_at_time_limit(match.state)  # the game's own rule, if any
+        if placements is None:
+            scores = plugin.tiebreak_scores(match.state)
+            if scores is None:
+                raise MatchOver(_("%(game)s has no tie-break to end a match early.") % {"game": plugin.meta.slug})
+            order = sorted(range(match.players), key=lambda s: -scores[s])
+            placements, place = [], 0
+            for i, s in enumerate(order):
+                if i == 0 or scores[s] != scores[order[i - 1]]:
+                    place = i + 1
+                placements.append({"seat": s, "place": place, "score": None})
         seats = list(match.seats.all())
         before = set(match.to_move)
         entry = _append(match, kind=LogEntry.Kind.END, seat=None, action=None,

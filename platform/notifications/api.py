@@ -7,7 +7,8 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
+from . import pushguard, services
+from .centre import groups as centre_groups
 from .kinds import text
 from .models import Notification, PushSubscription
 from .push import public_key
@@ -43,12 +44,16 @@ class NotificationList(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT},
-                   summary="My notifications, newest first: {unread: count, notifications: [...]}")
+                   summary="My notifications, newest first: {unread: count, notifications: [...], groups: [...]} "
+                           "(groups: one per match, as the centre shows them)")
     def get(self, request):
         lang = (translation.get_language() or "en")[:2]
         rows = Notification.objects.filter(user=request.user)[:LIMIT]
+        groups = [{"id": g["id"], "kind": g["kind"], "match": g["match"], "text": g["text"],
+                   "headline": g["headline"], "url": g["url"], "unread": g["unread"], "count": g["count"],
+                   "ids": g["ids"], "created_at": g["created_at"]} for g in centre_groups(request.user, lang, LIMIT)]
         return Response({"unread": services.unread_count(request.user.id),
-                         "notifications": [_item(n, lang) for n in rows]})
+                         "notifications": [_item(n, lang) for n in rows], "groups": groups})
 
 
 class MarkRead(APIView):
@@ -77,6 +82,11 @@ class PushSubscriptions(APIView):
         s = SubscriptionSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         d = s.validated_data
+        try:  # only a browser push service at a public address; keys that can encrypt
+            pushguard.check_endpoint(d["endpoint"])
+            pushguard.check_keys(d["keys"]["p256dh"], d["keys"]["auth"])
+        except pushguard.EndpointRefused as exc:
+            return Response({"error": "invalid_subscription", "detail": str(exc)}, status=400)
         ua = request.META.get("HTTP_USER_AGENT", "")[:200]
         with transaction.atomic():
             try:

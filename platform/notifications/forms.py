@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .kinds import EMAIL, KINDS, PUSH
@@ -16,9 +17,13 @@ class PreferenceForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        channel_names = {EMAIL: _("e-mail"), PUSH: _("push")}
         for kind, (label, _default) in KINDS.items():
             for channel in (EMAIL, PUSH):
-                self.fields[f"{channel}__{kind}"] = forms.BooleanField(label=label, required=False)
+                # The table shows the event once per row: each checkbox names it and its channel.
+                name = format_lazy("{} ({})", label, channel_names[channel])
+                self.fields[f"{channel}__{kind}"] = forms.BooleanField(
+                    label=label, required=False, widget=forms.CheckboxInput(attrs={"aria-label": name}))
 
     def rows(self):
         return [{"label": label, "email": self[f"{EMAIL}__{kind}"], "push": self[f"{PUSH}__{kind}"]}
@@ -35,5 +40,6 @@ class PreferenceForm(forms.Form):
 
 
 class VacationForm(forms.Form):
-    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    # <input type=date> takes only ISO values: the German "23.11.2026" left it empty and "required".
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     days = forms.IntegerField(label=_("Days"), min_value=1, max_value=366, initial=7)

@@ -9,7 +9,10 @@ KINDS = {  # kind: (label, default channels)
     "reminder": (_("Reminder: your time is running out"), [EMAIL, PUSH]),
     "timeout": (_("Time ran out in a game"), [EMAIL, PUSH]),
     "vacation_auto": (_("A vacation day was used automatically"), [EMAIL]),
+    "invited": (_("Someone invited you to a game"), [EMAIL, PUSH]),
     "invitation_joined": (_("Someone joined your invitation"), [EMAIL]),
+    "invitation_declined": (_("Someone declined your invitation"), [EMAIL]),
+    "invitation_cancelled": (_("An invitation to you was withdrawn"), [EMAIL]),
     "match_started": (_("A game has started"), [EMAIL, PUSH]),
     "match_finished": (_("A game has ended"), [EMAIL]),
     "tournament_paired": (_("A tournament round is paired"), [EMAIL, PUSH]),
@@ -19,7 +22,14 @@ KINDS = {  # kind: (label, default channels)
 
 
 def game_name(data: dict, lang: str) -> str:
-    return data.get("game_name_de" if lang == "de" else "game_name_en") or data.get("game", "")
+    """The game's name in ``lang``: stored with the notification, else from the registry (the
+    tournament notifications store only the slug), the slug only for a game no longer installed."""
+    name = data.get("game_name_de" if lang == "de" else "game_name_en")
+    if name or not data.get("game"):
+        return name or ""
+    from games import registry
+
+    return registry.display_name(data["game"], lang)
 
 
 def text(kind: str, data: dict, lang: str) -> str:
@@ -33,8 +43,9 @@ def text(kind: str, data: dict, lang: str) -> str:
         return f"Your turn in {game}" + (f" against {opponents}" if opponents else "") + "."
     if kind == "reminder":
         hours = data.get("hours_left", 0)
-        return (f"Erinnerung: In {game} bleiben dir noch etwa {hours} Stunden für deinen Zug." if de else
-                f"Reminder: about {hours} hours left for your move in {game}.")
+        unit = ("Stunde" if hours == 1 else "Stunden") if de else ("hour" if hours == 1 else "hours")
+        return (f"Erinnerung: In {game} bleiben dir noch etwa {hours} {unit} für deinen Zug." if de else
+                f"Reminder: about {hours} {unit} left for your move in {game}.")
     if kind == "timeout":
         bot = data.get("policy") == "bot"
         who = data.get("player", "?")
@@ -45,6 +56,20 @@ def text(kind: str, data: dict, lang: str) -> str:
         return (f"{game}: Deine Zeit war abgelaufen; ein Urlaubstag wurde genommen, die Uhr steht bis {data.get('until_text', '')}."
                 if de else f"{game}: your time had run out, so a vacation day was used; the clock stands still until "
                 f"{data.get('until_text', '')}.")
+    if kind == "invited":
+        host, seats = data.get("host", "?"), data.get("seats", "")
+        comment = data.get("comment")
+        if de:
+            return (f"{host} lädt dich zu {game} ein ({seats})" + (f": „{comment}“" if comment else ".")
+                    + " Annehmen oder ablehnen?")
+        return (f"{host} invites you to {game} ({seats})" + (f": “{comment}”" if comment else ".")
+                + " Accept or decline?")
+    if kind == "invitation_declined":
+        return (f"{data.get('player')} hat deine Einladung zu {game} abgelehnt." if de else
+                f"{data.get('player')} declined your invitation to {game}.")
+    if kind == "invitation_cancelled":
+        return (f"{data.get('host')} hat die Einladung zu {game} zurückgezogen." if de else
+                f"{data.get('host')} withdrew the invitation to {game}.")
     if kind == "invitation_joined":
         return (f"{data.get('player')} ist deiner Einladung zu {game} beigetreten ({data.get('seats')})." if de else
                 f"{data.get('player')} joined your invitation to {game} ({data.get('seats')}).")

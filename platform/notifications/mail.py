@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.policy
 import logging
+import unicodedata
 from email.utils import make_msgid
 
 from django.conf import settings
@@ -36,7 +37,16 @@ def _unsubscribe_url(user_id: int, kind: str) -> str:
     return conf.site_url() + reverse("notifications:unsubscribe", args=[unsubscribe_token(user_id, kind)])
 
 
+def header_text(value: str) -> str:
+    """A header value from user-made text (a tournament's name in a subject): control and
+    line-separator characters become spaces, so a CR/LF can neither inject a header nor make
+    the message unbuildable (Django refuses it with BadHeaderError, for good)."""
+    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in str(value))
+    return " ".join(cleaned.split())
+
+
 def _message(user, subject: str, template: str, context: dict, kind: str, key: str) -> EmailMultiAlternatives:
+    subject, key = header_text(subject), header_text(key)
     lang = user_lang(user)
     unsubscribe = _unsubscribe_url(user.id, kind)
     context = {**context, "user": user, "unsubscribe_url": unsubscribe, "site_url": conf.site_url(),
@@ -70,7 +80,8 @@ def delivery_message(delivery: Delivery) -> EmailMultiAlternatives:
     subject = f"Spieltisch: {line}"
     if len(subject) > 110:
         subject = subject[:107] + "…"
-    context = {"line": line, "url": url, "kind": n.kind, "game": game_name(data, lang),
+    decline = data.get("decline_url")
+    context = {"line": line, "url": url, "kind": n.kind, "decline_url": conf.site_url() + decline if decline else "", "game": game_name(data, lang),
                "opponents": data.get("opponents", []), "data": data,
                "kind_label": KINDS.get(n.kind, (n.kind,))[0]}
     return _message(user, subject, "message", context, n.kind, f"n{n.pk}.{delivery.channel}")
@@ -142,7 +153,16 @@ def send_delivery(delivery_id: int) -> str:
         Delivery.objects.filter(pk=delivery_id).update(status=Delivery.Status.PENDING, sent_at=None)
 
     try:
-        pending = send(delivery_message(delivery), claim, reopen)
+        msg = delivery_message(delivery)
+        msg.message()  # builds every header now: a message that cannot be built never will be
+    except Exception as exc:
+        # Permanent: retrying (or the flush re-queueing it every minute) cannot help.
+        logger.exception("mail for delivery %s cannot be built", delivery_id)
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.FAILED, error=f"cannot be built: {exc}"[:300])
+        return "failed"
+    try:
+        pending = send(msg, claim, reopen)
     except Claimed:
         return "skipped"
     finish(pending, reopen)

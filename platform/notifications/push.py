@@ -7,13 +7,14 @@ import logging
 import os
 import threading
 
+import requests
 from cryptography.hazmat.primitives import serialization
 from django.db import transaction
 from django.utils import timezone
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
-from . import conf
+from . import conf, pushguard
 from .kinds import text
 from .models import Delivery
 from .services import user_lang
@@ -69,6 +70,23 @@ class TemporaryFailure(Exception):
     pass
 
 
+class NoRedirects(requests.Session):
+    """The push goes to the checked endpoint only: a redirect is an answer, not a new target."""
+
+    def request(self, *args, **kwargs):
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
+def _give_up(delivery: Delivery, sub, error: str, *, forget: bool, outcome: str = "failed") -> str:
+    delivery.status, delivery.error = Delivery.Status.FAILED, error[:300]
+    delivery.save(update_fields=["status", "error"])
+    if forget:
+        sub_id = sub.pk
+        transaction.on_commit(lambda: type(sub).objects.filter(pk=sub_id).delete())
+    return outcome
+
+
 def send_delivery(delivery_id: int) -> str:
     """One push to one browser. A push service collapses repeats with the same Topic, so the
     rare resend after a crash in the middle shows once."""
@@ -78,22 +96,30 @@ def send_delivery(delivery_id: int) -> str:
         if delivery is None or delivery.status != Delivery.Status.PENDING or delivery.subscription is None:
             return "skipped"
         sub = delivery.subscription
+        try:  # again at each send: the name may resolve elsewhere than when the browser subscribed
+            pushguard.check_endpoint(sub.endpoint)
+            pushguard.check_keys(sub.p256dh, sub.auth)
+        except pushguard.EndpointRefused as exc:
+            return _give_up(delivery, sub, f"refused: {exc}", forget=True)
         try:
             webpush({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
                     data=json.dumps(payload(delivery)), vapid_private_key=vapid(),
                     vapid_claims={"sub": conf.VAPID_SUBJECT}, ttl=conf.PUSH_TTL,
-                    headers={"Topic": f"n{delivery.notification_id}"}, timeout=10)
+                    headers={"Topic": f"n{delivery.notification_id}"}, timeout=10,
+                    requests_session=NoRedirects())
         except WebPushException as exc:
             code = getattr(exc.response, "status_code", None)
             if code in (404, 410):  # the browser unsubscribed: forget it
-                delivery.status, delivery.error = Delivery.Status.FAILED, f"gone ({code})"
-                delivery.save(update_fields=["status", "error"])
-                sub_id = sub.pk
-                transaction.on_commit(lambda: type(sub).objects.filter(pk=sub_id).delete())
-                return "gone"
+                return _give_up(delivery, sub, f"gone ({code})", forget=True, outcome="gone")
+            if code is not None and code != 429 and code < 500:
+                # Refused for good (a redirect, a bad request, a key the service rejects):
+                # retrying cannot help.
+                return _give_up(delivery, sub, f"refused ({code})", forget=code in (400, 401, 403))
             raise TemporaryFailure(str(exc)[:300]) from exc
-        except Exception as exc:  # connection refused, timeout
+        except (requests.RequestException, OSError) as exc:  # connection refused, timeout
             raise TemporaryFailure(str(exc)[:300]) from exc
+        except (ValueError, TypeError) as exc:  # the payload cannot be encrypted for these keys: permanent
+            return _give_up(delivery, sub, f"failed: {exc}"[:300], forget=True)
         delivery.status, delivery.sent_at = Delivery.Status.SENT, timezone.now()
         delivery.attempts += 1
         delivery.save(update_fields=["status", "sent_at", "attempts"])

@@ -156,6 +156,13 @@ def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -
     return changed
 
 
+def mark_read_by_key(user, key: str) -> None:
+    """Reads the notification of one event (an invitation answered elsewhere)."""
+    ids = list(Notification.objects.filter(user=user, key=key, read_at__isnull=True).values_list("pk", flat=True))
+    if ids:
+        mark_read(user, ids)
+
+
 def mark_match_read(user, match_id: int) -> None:
     """Opening a match reads its notifications."""
     if Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True).exists():
@@ -197,6 +204,9 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     if released:
         Delivery.objects.filter(pk__in=[pk for pk, _ in released], status=Delivery.Status.HELD).update(
             status=Delivery.Status.PENDING)
+    # A delivery that failed MAX_ATTEMPTS times is given up, not re-queued every minute forever.
+    Delivery.objects.filter(status=Delivery.Status.PENDING, attempts__gte=conf.MAX_ATTEMPTS).update(
+        status=Delivery.Status.FAILED)
     stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
                                          created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
                  .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", "channel")[:limit])

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_POST
 from clocks import conf as clock_conf, services as clocks
 
 from . import services
+from .centre import groups as centre_groups
 from .forms import PreferenceForm, VacationForm
-from .kinds import KINDS, text
+from .kinds import KINDS
 from .models import Notification
 from .push import public_key
 
@@ -33,10 +34,7 @@ def centre(request):
     if request.method == "POST":
         services.mark_read(request.user)
         return redirect("notifications:centre")
-    rows = list(Notification.objects.filter(user=request.user)[:PAGE])
-    lang = _lang()
-    items = [{"n": n, "text": text(n.kind, n.data, lang), "unread": n.read_at is None} for n in rows]
-    return render(request, "notifications/centre.html", {"items": items})
+    return render(request, "notifications/centre.html", {"items": centre_groups(request.user, _lang(), PAGE)})
 
 
 @login_required

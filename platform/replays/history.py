@@ -8,6 +8,7 @@ Who sees what (hidden information never reaches the wrong eyes):
 from __future__ import annotations
 
 from games.base import Plugin
+from games.textnum import small_int
 from matches import presenters, services
 from matches.models import LogEntry, Match, Seat
 
@@ -27,8 +28,8 @@ def allowed_seat(match: Match, own: Seat | None, requested: str | None) -> int |
         return None if requested == "public" else mine  # never another seat's secrets mid-game
     if requested == "public":
         return None
-    if requested is not None and requested.isdigit() and int(requested) < match.players:
-        return int(requested)
+    if small_int(requested) is not None and small_int(requested) < match.players:
+        return small_int(requested)
     return mine
 
 
@@ -55,7 +56,8 @@ def export(match: Match, seats: list[Seat], own: Seat | None, plugin: Plugin, la
         "seats": [{"seat": s.seat, "user": s.user.username if s.user_id else None, "bot": s.bot or None,
                    "resigned": s.resigned} for s in seats],
         "viewer_seat": viewer,
-        "log": [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "action": e.action, "undone": e.undone,
+        "log": [{"seq": e.seq, "kind": e.kind, "seat": e.seat,
+                 "action": presenters.action_visible(plugin, e, viewer, finished), "undone": e.undone,
                  "undoes": e.undoes, "at": e.at,
                  "events": [ev for ev in e.events if presenters.event_visible(ev, viewer, finished)],
                  "text": text.get(e.seq, [])} for e in entries],

@@ -2,6 +2,8 @@
 anyone if it is public."""
 from __future__ import annotations
 
+from games.textnum import small_int
+
 import json
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -37,7 +39,7 @@ def replay(request, pk: int):
     steps = history.steps(match)
     seqs = [e.seq for e in steps]
     at = request.GET.get("at", "")
-    index = len(seqs) if not at.isdigit() else sum(1 for s in seqs if s <= int(at))  # steps shown so far
+    index = len(seqs) if small_int(at) is None else sum(1 for s in seqs if s <= small_int(at))  # steps shown so far
     upto = seqs[index - 1] if index else 0
     requested = request.GET.get("seat")
     seat = history.allowed_seat(match, own, requested)

@@ -7,9 +7,12 @@ from games import registry
 
 from .models import Official, Sanction, Tournament
 
+# <input type=datetime-local> takes only ISO values, whatever the display language.
+ISO_LOCAL = "%Y-%m-%dT%H:%M"
+
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=120, help_text=_("At most 120 characters."))
     game = forms.ChoiceField(label=_("Game"))
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     structure = forms.ChoiceField(label=_("Structure"), choices=Tournament.Structure.choices,
@@ -26,9 +29,9 @@ class TournamentForm(forms.Form):
     level = forms.ChoiceField(label=_("Level"), choices=Tournament.Level.choices,
                               help_text=_("Formal and premium: the organizer and judges may not play."))
     signup_deadline = forms.DateTimeField(label=_("Sign-up deadline"), required=False,
-                                          widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+                                          widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=ISO_LOCAL))
     season_end = forms.DateTimeField(label=_("Season end (leagues)"), required=False,
-                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=ISO_LOCAL))
     rated = forms.BooleanField(label=_("Matches count for ratings"), required=False, initial=True)
 
     def __init__(self, lang: str, *args, **kwargs):

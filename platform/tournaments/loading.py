@@ -14,7 +14,7 @@ from .models import Entrant, Round, Tournament
 def scheme_name(t: Tournament) -> str:
     # A league with placement scoring uses the league table: Der Orden's rank reached when a
     # result carries ranks, else placement points (the scheme falls back to them).
-    if t.is_league and t.scoring == Tournament.Scoring.PLACEMENT:
+    if t.scoring == Tournament.Scoring.LEAGUE or (t.is_league and t.scoring == Tournament.Scoring.PLACEMENT):
         return "der_orden_league"
     return t.scoring
 

@@ -31,6 +31,9 @@ class Tournament(models.Model):
         EISERNER_THRON = "eiserner_thron", _("Eiserner Thron (5/4/0)")
         MITTELERDE = "mittelerde", _("Mittelerde")
         PLACEMENT = "placement", _("Placement points")
+        # Der Orden: points = rank reached (VI+ 6.5, IX+ 9.5, X 10); leagues, and tournaments
+        # played on time or rounds.
+        LEAGUE = "league", _("League scoring (rank reached)")
 
     class Tiebreakers(models.TextChoices):
         EISERNER_THRON = "eiserner_thron", _("Strength of schedule")
@@ -168,9 +171,9 @@ class Table(models.Model):
 
 
 class Sanction(models.Model):
-    """A judge's decision about a player, with the reason, kept for the record. A game-specific
-    penalty on a running match (Der Orden: "descend one rank") is recorded as an instruction
-    (``applied`` False): the engines have no hook to change a running game from outside."""
+    """A judge's decision about a player, with the reason, kept for the record. ``applied``:
+    the platform carried it out (a game loss, a disqualification, Der Orden's "descend one
+    rank" on the running match via ``Plugin.apply_penalty``); False: an instruction only."""
 
     class Kind(models.TextChoices):
         WARNING = "warning", _("warning")

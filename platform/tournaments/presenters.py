@@ -2,6 +2,10 @@
 are shown to the organizer (all) and to each player (their own) only."""
 from __future__ import annotations
 
+from django.utils.translation import get_language
+
+from games import registry
+
 from . import logic
 from .loading import Field, knockout_round, load
 from .models import Official, Tournament
@@ -52,7 +56,8 @@ def tournament_api(t: Tournament, viewer, field: Field | None = None) -> dict:
         entrants.append(row)
     open_round = field.open_round
     return {
-        "id": t.pk, "name": t.name, "game": t.game, "options": t.options, "format": t.format,
+        "id": t.pk, "name": t.name, "game": t.game, "game_name": registry.display_name(t.game, get_language()),
+        "options": t.options, "format": t.format,
         "structure": t.structure, "rounds": t.rounds, "cut": t.cut, "scoring": t.scoring,
         "tiebreakers": t.tiebreakers, "players_per_match": t.players_per_match, "round_days": t.round_days,
         "level": t.level, "signup_deadline": t.signup_deadline, "season_end": t.season_end, "rated": t.rated,
@@ -67,7 +72,8 @@ def tournament_api(t: Tournament, viewer, field: Field | None = None) -> dict:
 
 def tournament_row(t: Tournament) -> dict:
     """A list row (no extra queries: ``players`` is annotated by queries.tournament_list)."""
-    return {"id": t.pk, "name": t.name, "game": t.game, "format": t.format, "level": t.level, "status": t.status,
+    return {"id": t.pk, "name": t.name, "game": t.game, "game_name": registry.display_name(t.game, get_language()),
+            "format": t.format, "level": t.level, "status": t.status,
             "players": getattr(t, "players", None), "organizer": {"id": t.organizer_id,
                                                                   "username": t.organizer.username},
             "signup_deadline": t.signup_deadline, "season_end": t.season_end, "winner": t.winner_id,

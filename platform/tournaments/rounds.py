@@ -68,6 +68,15 @@ def result_at_deadline(t: Tournament, match: Match) -> dict:
                  .values_list("seat", flat=True).distinct())
     if not movers:
         return {"placements": [by_seat[s] for s in sorted(by_seat)], "kind": logic.LOSS, "source": "deadline"}
+    game_places = registry.get(match.game).placements_at_time_limit(match.state)
+    if game_places is not None:  # the game's own rule (Der Orden: rank, tie-breaks, lot), with ranks
+        place = {p["seat"]: p["place"] for p in game_places}
+        seats = _order(t, match, list(by_seat), lambda s: (s not in movers, place[s]))
+        result = {"placements": [by_seat[s] for s in seats], "kind": "modified_win", "source": "deadline"}
+        ranks = {str(by_seat[p["seat"]]): p["rank"] for p in game_places if "rank" in p}
+        if ranks:
+            result["ranks"] = ranks
+        return result
     scores = _tiebreak(t, match)
     seats = _order(t, match, list(by_seat), lambda s: (s not in movers, -scores[s]))
     return {"placements": [by_seat[s] for s in seats], "kind": "modified_win", "source": "deadline"}

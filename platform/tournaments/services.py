@@ -14,12 +14,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from games import registry
 from games.base import BadOptions
 from matches import services as match_services
 from matches.errors import MatchError
-from matches.models import Match
+from matches.models import Match, Seat
 
 from . import conf, logic, matchstop, notify, rounds
 from .errors import Conflict, Forbidden, Invalid, NotFound
@@ -87,8 +88,8 @@ def create_tournament(organizer, *, game: str, name: str, format: str = "swiss",
     if scoring not in SCORINGS:
         raise Invalid(_("Unknown scoring %(value)r; use one of: %(allowed)s.") % {
             "value": scoring, "allowed": ", ".join(sorted(SCORINGS))})
-    if players_per_match > 2 and scoring != "placement":
-        raise Invalid(_("Matches of more than two players are scored by placement."))
+    if players_per_match > 2 and scoring not in ("placement", "league"):
+        raise Invalid(_("Matches of more than two players are scored by placement or league scoring."))
     if structure == "custom" and format != "knockout" and format != "league":
         if not isinstance(rounds, int) or not 1 <= rounds <= 30:
             raise Invalid(_("A custom structure needs a number of Swiss rounds (1–30)."))
@@ -102,11 +103,23 @@ def create_tournament(organizer, *, game: str, name: str, format: str = "swiss",
         options = meta.clean_options(options)
     except BadOptions as exc:
         raise Invalid(exc.text(translation.get_language())) from None
+    if scoring == "league" and format != "league":
+        _check_league_scoring(plugin, format, options)
     return Tournament.objects.create(
         name=name[:120], game=game, format=format, structure=structure, rounds=rounds, cut=cut, scoring=scoring,
         tiebreakers=tiebreakers, players_per_match=players_per_match, round_days=round_days, level=level,
         signup_deadline=signup_deadline, season_end=season_end, rated=rated, options=options,
         organizer=organizer, seed=secrets.randbits(63))
+
+
+def _check_league_scoring(plugin, format: str, options: dict) -> None:
+    """Der Orden: „Wird in einem Turnier auf Zeit oder Runden gespielt, kann auch eine
+    Ligawertung verwendet werden.“ — a time limit or a fixed number of rounds per match."""
+    if format == "knockout":
+        raise Invalid(_("A knockout has no points; league scoring needs Swiss rounds or a league."))
+    if not (plugin.time_limit_days(options) or options.get("rounds")):
+        raise Invalid(_("League scoring in a tournament needs matches played on time or for a fixed "
+                        "number of rounds: set the game's time limit or its number of rounds."))
 
 
 # --- officials and entrants ------------------------------------------------------------------------
@@ -186,8 +199,9 @@ def add_bot(t, by, bot: str | None = None) -> Entrant:
         plugin = _plugin(t.game)
         bots = plugin.bots()
         bot = bot or ("heuristic" if "heuristic" in bots else next(iter(bots), "random-legal"))
-        if bots and bot not in bots:
-            raise Invalid(_("Unknown bot %(bot)r; use one of: %(allowed)s.") % {"bot": bot, "allowed": ", ".join(bots)})
+        allowed = [*bots, *([] if "random-legal" in bots else ["random-legal"])]  # as the lobby allows
+        if bot not in allowed:
+            raise Invalid(_("Unknown bot %(bot)r; use one of: %(allowed)s.") % {"bot": bot[:40], "allowed": ", ".join(allowed)})
         n = Entrant.objects.filter(tournament=t).exclude(bot="").count() + 1
         User = get_user_model()
         user = User(username=f"bot{n}-t{t.pk}")
@@ -237,6 +251,11 @@ def next_round(t, by, now=None) -> Round | None:
             raise Forbidden(_("Only the organizer moves the tournament to the next round."))
         if t.status != Tournament.Status.RUNNING:
             raise Conflict(_("The tournament is not running."))
+        open_tables = Table.objects.filter(round__tournament=t, round__closed=False, result__isnull=True)
+        if any(by.id in users for users in open_tables.values_list("users", flat=True)):
+            # Ending the round now would decide the organizer's own table.
+            raise Conflict(_("The round still has your own table open: it ends at its deadline, or another "
+                             "official or the head judge sets your table's result first."))
         return rounds.advance(t, now, force=True)
 
 
@@ -407,6 +426,15 @@ def disqualify(t, by, user, reason: str, now=None) -> Sanction:
 
 
 # --- judges: results and sanctions ------------------------------------------------------------------
+OWN_TABLE = _lazy("You play at this table: another official or the head judge decides its result.")
+
+
+def _not_own_table(table: Table, by) -> None:
+    """Officials who play (casual events allow it) do not decide their own table."""
+    if by.id in table.users:
+        raise Forbidden(str(OWN_TABLE))
+
+
 def set_result(t, by, match_id, placements, modified: bool = False, now=None, reason: str = "") -> Table:
     """A judge's (or the organizer's) result for a table of the open round, as if the match had
     ended so: ``placements`` are the table's user ids, best first. A running match is stopped.
@@ -419,6 +447,7 @@ def set_result(t, by, match_id, placements, modified: bool = False, now=None, re
         table = Table.objects.select_related("round").filter(round__tournament=t, match_id=match_id).first()
         if table is None:
             raise NotFound(_("This match is not part of this tournament."))
+        _not_own_table(table, by)
         if (not isinstance(placements, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in placements)
                 or sorted(placements) != sorted(table.users)):
             raise Invalid(_("'placements' must list the players of this match (%(users)s), best first.") % {
@@ -465,8 +494,9 @@ SANCTION_KINDS = {c.value for c in Sanction.Kind}
 
 def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, now=None) -> Sanction:
     """Record a sanction with its reason. A game loss sets the table's result (the player
-    last); a disqualification disqualifies; "descend one rank" and other game penalties are
-    recorded as instructions for the players (the engine has no hook to apply them)."""
+    last); a disqualification disqualifies; "descend one rank" is applied to the running match
+    where the game has that penalty (``Plugin.apply_penalty``: Der Orden), otherwise recorded
+    as an instruction for the players (``applied`` False), like warnings and "other"."""
     if kind == Sanction.Kind.DISQUALIFICATION:
         return disqualify(t, by, user, reason, now)
     reason = (reason or "").strip()
@@ -486,15 +516,23 @@ def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, n
             table = Table.objects.filter(round__tournament=t, match_id=match_id).first()
             if table is None or user.id not in table.users:
                 raise Invalid(_("That match is not this player's match in this tournament."))
+            _not_own_table(table, by)
         elif kind in (Sanction.Kind.GAME_LOSS, Sanction.Kind.DESCEND_RANK):
             table = (Table.objects.filter(round__tournament=t, round__closed=False)
                      .filter(match__seats__user=user).first())
             if table is None:
                 raise Invalid(_("This player has no match in the open round; name the match."))
+            _not_own_table(table, by)
         applied = False
         if kind == Sanction.Kind.GAME_LOSS:
             others = [u for u in table.users if u != user.id]
             applied = True
+        elif kind == Sanction.Kind.DESCEND_RANK and table is not None:
+            # Applied to the running game where the game knows the penalty (Der Orden); else
+            # (or once the match is over) it stays an instruction.
+            seat = Seat.objects.filter(match_id=table.match_id, user=user).values_list("seat", flat=True).first()
+            if seat is not None:
+                applied = match_services.apply_penalty(table.match_id, seat, "descend_rank") is not None
         record = Sanction.objects.create(tournament=t, user=user, table=table, kind=kind, reason=reason[:500],
                                          applied=applied, issued_by=by)
         if kind == Sanction.Kind.GAME_LOSS:

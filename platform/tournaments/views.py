@@ -178,7 +178,7 @@ def round_page(request, pk: int, n: int):
         tables.append({"tb": tb, "players": [(u, names.get(u, "?")) for u in tb.users],
                        "placements": [names.get(u, "?") for u in res["placements"]] if res else [],
                        "kind": (res or {}).get("kind"), "source": (res or {}).get("source"),
-                       "places": range(1, len(tb.users) + 1)})
+                       "places": range(1, len(tb.users) + 1), "mine": request.user.id in tb.users})
     corrections = [{"c": c, "by": names.get(c.by_id) or c.by.username,
                     "old": [names.get(u, "?") for u in (c.old or {}).get("placements", [])],
                     "new": [names.get(u, "?") for u in c.new.get("placements", [])], "match": c.table.match_id}

@@ -21,6 +21,31 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
+def _csp_safe_predicates() -> None:
+    """The pages enforce a Content-Security-Policy without 'unsafe-eval' (config/csp.py).
+    Playwright polls a string *expression* given to wait_for_function with eval (refused by the
+    policy) but a function through the DevTools protocol: expressions become functions here."""
+    import re
+
+    from playwright.sync_api import Page
+
+    original = Page.wait_for_function
+    if getattr(original, "csp_safe", False):
+        return
+    looks_like_function = re.compile(r"^\s*(async\s+)?(function\b|\([^()]*\)\s*=>|\w+\s*=>)")
+
+    def wait_for_function(self, expression, *args, **kwargs):
+        if isinstance(expression, str) and not looks_like_function.match(expression):
+            expression = f"() => ({expression})"
+        return original(self, expression, *args, **kwargs)
+
+    wait_for_function.csp_safe = True
+    Page.wait_for_function = wait_for_function
+
+
+_csp_safe_predicates()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -54,3 +54,14 @@ def play_until_finished(pages, take_turn, max_turns=200):
             page.wait_for_selector(f"#live[data-version='{version + 1}']",
                                    timeout=15_000)
     raise AssertionError("the match did not end")
+
+
+def follow_into_match(page, match_url, timeout=15_000):
+    """Brings ``page`` to the match page. A player still on the invitation page is taken there
+    by the page itself when the match starts (websocket frame or its polling): wait for that,
+    since a second navigation would race it ("navigation interrupted by another navigation")."""
+    if "/invitations/" in page.url:
+        page.wait_for_url(match_url, timeout=timeout)
+    elif page.url != match_url:
+        page.goto(match_url)
+    page.wait_for_selector("#live")

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from matches.models import Match
-from tests.browser.pages import create_invitation, join, play_until_finished, sign_up
+from tests.browser.pages import create_invitation, follow_into_match, join, play_until_finished, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,7 +76,7 @@ def test_two_players_without_schools(live_site, browser):
         sign_up(page, live_site, name)
     url = create_invitation(pages[0], live_site, "alchemist", 2, check=["opt_no_schools"])
     match_url = join(pages[1], url)
-    pages[0].goto(match_url)
+    follow_into_match(pages[0], match_url)
     for page in pages:
         page.wait_for_function("window.__liveSocketOpen === true")
     # Two players: the first turns must be designs worth at least 5; the board offers nothing else.
@@ -115,7 +115,7 @@ def test_board_fits_a_phone(live_site, browser):
         sign_up(page, live_site, name, lang="de")
     url = create_invitation(pages[0], live_site, "alchemist", 2)
     match_url = join(pages[1], url)
-    pages[0].goto(match_url)
+    follow_into_match(pages[0], match_url)
     for page in pages:
         page.wait_for_function("window.__liveSocketOpen === true")
         _fits_the_screen(page)

@@ -3,6 +3,8 @@ import re
 
 import pytest
 
+from tests.browser.pages import follow_into_match
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "Geheim-Passwort-42"
 
@@ -55,8 +57,7 @@ def test_finish_a_match_then_open_its_replay_and_both_profiles(live_site, browse
     b.click("#join-form button[type=submit]")
     b.wait_for_selector("#live")
     match_url = b.url
-    a.goto(match_url)
-    a.wait_for_selector("#live")
+    follow_into_match(a, match_url)
     a.wait_for_function("window.__liveSocketOpen === true")
     b.wait_for_function("window.__liveSocketOpen === true")
     _play_to_the_end([a, b])

@@ -8,7 +8,7 @@ import pytest
 from django.db import connections
 
 from notifications.models import Notification, PushSubscription
-from tests.browser.pages import create_invitation, current_mover, join, sign_up
+from tests.browser.pages import create_invitation, current_mover, follow_into_match, join, sign_up
 from tests.notifications.helpers import browser_keys
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,8 +57,7 @@ def test_bell_turn_badge_and_title_follow_moves_live(live_site, browser):
     sign_up(a, live_site, "ada")
     sign_up(b, live_site, "bert")
     match_url = join(b, create_invitation(a, live_site, "kartenduell", 2))
-    a.goto(match_url)
-    a.wait_for_selector("#live")
+    follow_into_match(a, match_url)
     mover = current_mover([a, b])
     assert mover is not None
     waiter = b if mover is a else a
@@ -144,7 +143,9 @@ def test_push_subscription_in_a_browser_without_push_service(live_site, browser)
     # The endpoints the page uses, called from the page with a synthetic subscription (keys
     # as a browser's PushManager makes them): stored, idempotent, CSRF-checked, removed.
     _, _, keys = browser_keys()
-    sub = {"endpoint": "https://push.example.org/send/abc123", "expirationTime": None, "keys": keys}
+    # A loopback endpoint (the server accepts only real push services, and loopback only in
+    # tests: PUSH_ALLOW_LOOPBACK); nothing is sent to it.
+    sub = {"endpoint": "http://127.0.0.1:9/send/abc123", "expirationTime": None, "keys": keys}
     api = page.locator("#push").get_attribute("data-api")
     call = """async ([method, api, body, withToken]) => {
         const token = (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
@@ -196,7 +197,7 @@ FAKE_PUSH_MANAGER = """
 def test_settings_page_subscribes_and_unsubscribes_this_browser(live_site, browser):
     ctx = browser.new_context(permissions=["notifications"])
     _, _, keys = browser_keys()
-    endpoint = "https://push.example.org/send/browser-1"
+    endpoint = "http://127.0.0.1:9/send/browser-1"
     ctx.add_init_script(FAKE_PUSH_MANAGER % json.dumps({"endpoint": endpoint, "keys": keys}))
     page = ctx.new_page()
     sign_up(page, live_site, "bert", lang="de")

@@ -1,7 +1,8 @@
 """Der Orden through the pages (issue 4): two new players pick starter decks and play the
 seed's three-turn opening (Vor den Mauern → Einladung → Das Versprechen → rank I) and on to the
 end of a fixed-rounds game; in a three-player game the third player's reaction (Einspruch)
-prevents an ascent. Every move is a click on the form the table page offers."""
+prevents an ascent (the second player, asked first, declines). Every move is a click on the
+form the table page offers."""
 import json
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from games.orden import rules as R
 from matches.models import Match, Seat
-from tests.browser.pages import sign_up
+from tests.browser.pages import follow_into_match, sign_up
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "orden"))
 from orden_scenario import Scenario, no_of  # noqa: E402
@@ -78,8 +79,7 @@ def new_invitation(page, base, players, rounds, deck):
 
 def open_match(pages, match_url):
     for p in pages:
-        if p.url != match_url:
-            p.goto(match_url)
+        follow_into_match(p, match_url)
         p.wait_for_function("window.__liveSocketOpen === true")
 
 
@@ -186,7 +186,11 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
 
     knappe = next(i for i in sc.state["p"][0]["pfad"] if sc.state["ci"][i] == no_of("Knappe"))
     act(pages, page_of[0], lambda a: a == {"type": "activate", "card": knappe, "ability": 1})
-    # Seat 1 has no legal reaction and is skipped: seat 2 is asked, and sees the prompt.
+    # Every opponent is asked in turn, whether or not it holds a reaction (issue 14): seat 1,
+    # holding none, is offered only to decline; then seat 2 is asked and sees the prompt.
+    assert state()["pend"]["asked"] == 1 and mover(pages) is page_of[1]
+    assert {a["type"] for a in offered(page_of[1])} == {"decline"}
+    act(pages, page_of[1], lambda a: a == {"type": "decline"})
     assert state()["pend"]["asked"] == 2
     assert page_of[2].locator(".ord-pending").count() == 1 and mover(pages) is page_of[2]
     einspruch = next(i for i in state()["p"][2]["hand"] if state()["ci"][i] == no_of("Einspruch"))

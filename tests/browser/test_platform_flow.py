@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from tests.browser.pages import PASSWORD, play_until_finished, sign_up
+from tests.browser.pages import PASSWORD, follow_into_match, play_until_finished, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,8 +32,7 @@ def test_sign_up_invite_join_and_play_to_the_end(live_site, browser):
     b.click("#join-form button[type=submit]")
     b.wait_for_selector("#live")
     match_url = b.url
-    a.goto(match_url)
-    a.wait_for_selector("#live")
+    follow_into_match(a, match_url)
     a.wait_for_function("window.__liveSocketOpen === true")
     b.wait_for_function("window.__liveSocketOpen === true")
 

@@ -192,4 +192,4 @@ def test_player_record_page(make_user):
     anna = make_user("anna")
     PlayerRecord.objects.create(user=anna, games=10, timeouts=1, moves=3, recent=[3600, 7200, 36000])
     page = Client().get("/players/anna/record/").content.decode()
-    assert "10" in page and 'id="timeouts">1<' in page and "2.0 h" in page
+    assert "10" in page and 'id="timeouts">1<' in page and "2 h 0 min" in page

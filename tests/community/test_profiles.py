@@ -42,7 +42,7 @@ def test_profile_shows_results_ratings_and_history(make_user, client):
     assert data["username"] == "alice" and data["played"] == 3 and data["won"] == wins
     (rating,) = data["ratings"]
     assert rating["game"] == "kartenduell" and rating["games"] == 3 and rating["provisional"] is True
-    assert data["games"] == [{"game": "kartenduell", "played": 3, "won": wins}]
+    assert data["games"] == [{"game": "kartenduell", "game_name": "Card duel", "played": 3, "won": wins}]
     assert client.get("/api/users/nobody/").json()["error"] == "not_found"
     assert client.get("/users/nobody/").status_code == 404
 

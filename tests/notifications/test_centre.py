@@ -37,7 +37,7 @@ def test_api_lists_newest_first_and_marks_read(make_user):
     # Nobody sees another user's notifications.
     bert = make_user("bert")
     client.force_login(bert)
-    assert client.get("/api/notifications/").json() == {"unread": 0, "notifications": []}
+    assert client.get("/api/notifications/").json() == {"unread": 0, "notifications": [], "groups": []}
 
 
 def _queries(client, url) -> int:

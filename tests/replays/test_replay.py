@@ -111,6 +111,8 @@ def _without_tokens(html: str) -> str:
 
 def _board(html: str) -> str:
     section = re.search(r'<section class="board card" id="board">.*?</section>', html, re.S).group(0)
+    # the game page carries the board's styles in <head> and marks the last move; the replay not
+    section = re.sub(r'<link rel="stylesheet"[^>]*>', "", section).replace(" is-last", "")
     return re.sub(r"\s+", " ", section)
 
 

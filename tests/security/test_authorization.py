@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "other", "seated", "organizer", "judge", "admin")
 # Endpoints that exist to be posted by visitors who are not signed in.
 ANONYMOUS_WRITES = {"login", "signup", "api-token", "password_reset", "password_reset_confirm", "set_language",
+                    "set-language",
                     "logout", "unsubscribe", "api-schema"}
 OFFICIAL_ONLY = ("start", "next-round", "disqualify", "results", "sanctions", "officials", "bots")
 REFUSED = {302, 400, 401, 403, 404, 405, 429}

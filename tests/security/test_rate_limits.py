@@ -56,8 +56,8 @@ def test_login_attempts_per_account_are_limited_across_addresses(make_user):
 
 def test_token_endpoint_is_limited():
     client, limit = APIClient(REMOTE_ADDR=fresh_ip()), limits()["login-ip"]
-    statuses = [client.post("/api/auth/token/", {"username": "x", "password": "y"}, format="json").status_code
-                for _ in range(limit + 1)]
+    statuses = [client.post("/api/auth/token/", {"username": f"x{i}", "password": "y"}, format="json").status_code
+                for i in range(limit + 1)]  # a new name each time: only the address rule applies
     assert statuses == [400] * limit + [429]
     assert client.post("/api/auth/token/", {}, format="json").json()["error"] == "throttled"
 
@@ -85,7 +85,13 @@ def test_successful_logins_do_not_count(make_user):
         client.logout()
 
 
-def test_game_page_moves_are_limited(make_user):
+def test_game_page_moves_are_limited(make_user, settings):
+    from config.ratelimit import DEFAULTS
+
+    assert DEFAULTS["match-post"] == 600
+    # 601 moves can outlast the 15 s of the minute the test is sure of on a loaded machine
+    # (the count restarts with the next minute): the rule at a tenth of its rate.
+    settings.RATE_LIMITS = {"match-post": 60}
     alice, bob = make_user("alice"), make_user("bob")
     match = start_minigame(alice, bob)
     client = Client(REMOTE_ADDR=fresh_ip())
@@ -119,3 +125,48 @@ def test_api_actions_are_throttled(make_user):
     finally:  # user ids repeat in later tests: leave no counter behind
         cache.delete(f"throttle_actions_{mover.pk}")
     assert statuses[:600] == [409] * 600 and statuses[600] == 429
+
+
+# --- issue 17, item 4: every content type, and under concurrency ------------------------------
+@pytest.mark.parametrize("kind", ["json", "multipart", "form"])
+def test_per_account_limit_holds_for_every_content_type(make_user, kind):
+    name = f"jason{random.randrange(10**9)}"
+    make_user(name)
+    limit = limits()["login-user"]
+    statuses = []
+    for i in range(limit + 3):
+        client = Client(REMOTE_ADDR=fresh_ip())  # a new address each time: only the account rule applies
+        body = {"username": name, "password": f"wrong{i}"}
+        if kind == "json":
+            r = client.post("/api/auth/token/", body, content_type="application/json")
+        elif kind == "multipart":
+            r = client.post("/api/auth/token/", body)  # the test client's default: multipart
+        else:
+            from urllib.parse import urlencode
+
+            r = client.post("/accounts/login/", urlencode(body), content_type="application/x-www-form-urlencoded")
+        statuses.append(r.status_code)
+    assert 429 not in statuses[:limit] and statuses[limit:] == [429] * 3, statuses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_attempts_cannot_outrun_the_limit(make_user, settings):
+    """60 wrong passwords at once for one account: exactly the limit (10) are processed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    settings.RATE_LIMITS = {"login-user": 10}
+    name = f"para{random.randrange(10**9)}"
+    make_user(name)
+    barrier = __import__("threading").Barrier(12)
+
+    def attempt(i):
+        client = Client(REMOTE_ADDR=fresh_ip())
+        if i < 12:
+            barrier.wait(timeout=10)
+        return client.post("/api/auth/token/", {"username": name, "password": f"x{i}"},
+                           content_type="application/json").status_code
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = list(pool.map(attempt, range(60)))
+    processed = [s for s in statuses if s != 429]
+    assert len(processed) == 10 and set(processed) == {400}, sorted(statuses)

@@ -1,5 +1,5 @@
 // Live updates: a websocket per page pushes frames; the page then refreshes its live part
-// with htmx. Without websockets the #live element still polls every 20 s (see match.html).
+// with htmx. Without websockets #live-poll still polls every 20 s (see match_live.html).
 (function () {
   "use strict";
   function wsUrl(path) {
@@ -36,6 +36,12 @@
       document.dispatchEvent(new CustomEvent("live:notification", {detail: frame}));
       return;
     }
+    if (frame.type === "invitation") {
+      // An invitation's seats changed: its page reloads the seat list (#seats, polled too).
+      var seats = document.getElementById("seats");
+      if (seats && window.htmx) window.htmx.trigger(seats, "refresh");
+      return;
+    }
     if (frame.type === "chat") {
       var list = document.getElementById("chat-messages");
       if (list) {
@@ -49,9 +55,13 @@
       return;
     }
     if (frame.type === "match.update") {
+      // the poller inside #live asks for the live part; table.js swaps it in place
       var live = document.getElementById("live");
-      if (live && Number(frame.version) > Number(live.dataset.version) && window.htmx) {
-        window.htmx.trigger(live, "refresh");
+      var poll = document.getElementById("live-poll");
+      // (not while this page's own move is under way: its answer brings the new position)
+      if (document.querySelector("#live form.htmx-request")) return;
+      if (live && poll && Number(frame.version) > Number(live.dataset.version) && window.htmx) {
+        window.htmx.trigger(poll, "refresh");
       }
     }
   }

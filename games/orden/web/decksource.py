@@ -4,6 +4,7 @@ the seat (so editing the saved deck later does not change a running match or tou
 from __future__ import annotations
 
 from games.orden.decks import DeckError
+from games.textnum import is_small_int, small_int
 
 
 class SavedDecks:
@@ -21,7 +22,7 @@ class SavedDecks:
         from .models import SavedDeck
 
         pk = value[len(self.PREFIX):]
-        deck = SavedDeck.objects.filter(pk=int(pk), owner_id=user_id).first() if pk.isdigit() and user_id else None
+        deck = SavedDeck.objects.filter(pk=small_int(pk), owner_id=user_id).first() if is_small_int(pk) and user_id else None
         if deck is None:
             raise DeckError("This deck is not one of yours.", "Dieses Deck gehört nicht dir.")
         return deck.deck

@@ -29,7 +29,7 @@ def pool() -> list:
 
 
 class DeckForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=60)
+    name = forms.CharField(label=_("Name"), max_length=60, help_text=_("At most 60 characters."))
 
     def __init__(self, *args, lang: str = "en", **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,5 +1,5 @@
 """Saved decks: every write validates against the Pfad rules and the base-set counts
-(games.orden.decks.validate), so a stored deck can always be played."""
+(games.orden.decks.playable), so a stored deck can always be played."""
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
@@ -36,7 +36,7 @@ def save(owner, *, name: str, deck: dict, existing: SavedDeck | None = None) -> 
     """Create (or, with ``existing``, replace) a deck; raises DeckRefused with the reason."""
     name = _clean_name(name)
     try:
-        valid = decks.validate(deck)
+        valid = decks.playable(deck)
     except decks.DeckError as e:
         raise DeckRefused(e.en, e.de) from None
     if existing is not None and existing.owner_id != owner.id:

@@ -1,6 +1,8 @@
 """Deck pages: my decks, the builder (new / edit / copy), delete. Thin: rules in services."""
 from __future__ import annotations
 
+from games.textnum import is_small_int
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -26,8 +28,18 @@ def deck_list(request):
     rows = list(SavedDeck.objects.filter(owner=request.user).only("id", "name", "pfad", "cards", "updated_at"))
     starters = [{"path": p, "name": de if _lang() == "de" else en} for p, (de, en) in decks.STARTER_NAMES.items()]
     return render(request, "orden_web/deck_list.html", {
-        "decks": [{"deck": d, "size": len(d.cards), "path": decks.path_of(d.deck)} for d in rows],
+        "decks": [{"deck": d, "size": len(d.cards), "path": decks.path_of(d.deck), "problem": _problem(d.deck)}
+                  for d in rows],
         "starters": starters})
+
+
+def _problem(deck: dict) -> str:
+    """Why a saved deck cannot be played (one saved before a rule existed), or ""."""
+    try:
+        decks.playable(deck)
+    except decks.DeckError as e:
+        return e.de if _lang() == "de" else e.en
+    return ""
 
 
 def _builder(request, form, deck_obj=None):
@@ -42,7 +54,7 @@ def _builder(request, form, deck_obj=None):
         current["cards"].append({"view": card_view(c.no, None, lang), "field": count_fields[c.no], "max": c.count})
     rank_fields = [form[f"rank_{label}"] for label in form.choice_ranks]
     return render(request, "orden_web/deck_form.html", {"form": form, "groups": groups, "rank_fields": rank_fields,
-                                                         "deck_obj": deck_obj})
+                                                         "deck_obj": deck_obj, "min_cards": decks.MIN_CARDS})
 
 
 def _save(request, form, existing=None):
@@ -99,7 +111,7 @@ def deck_copy(request):
         if source.startswith("starter:"):
             copy = services.copy_starter(request.user, source[8:])
         else:
-            original = services.owned(request.user, source) if source.isdigit() else None
+            original = services.owned(request.user, source) if is_small_int(source) else None
             if original is None:
                 raise Http404
             copy = services.copy_deck(request.user, original)

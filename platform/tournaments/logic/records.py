@@ -17,7 +17,7 @@ class Match:
     """One table. ``placements`` is best first and None while the match is unfinished.
     ``kind`` names the result in the scoring scheme ("win", "modified_win", "draw", the
     Mittelerde kinds, ...). ``ranks`` carries Der Orden's rank reached per player for league
-    scoring ("VII", "VI+", "" for none)."""
+    scoring ("VII", "VI+", "0" for none)."""
 
     players: tuple[int, ...]
     placements: tuple[int, ...] | None = None

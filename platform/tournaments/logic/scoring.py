@@ -33,6 +33,12 @@ class Scheme:
     # Der Orden league scoring: rank reached -> points (used when a match carries ranks)
     rank_points: Mapping[str, Fraction] = field(default_factory=dict)
 
+    def rank_reached(self, label) -> Fraction:
+        points = self.rank_points.get("0" if label in (None, "") else label)
+        if points is None:
+            raise ValueError(f"scheme {self.name!r} knows no rank {label!r}")
+        return points
+
     def bye(self, round_in_stage: int) -> Fraction:
         i = min(max(round_in_stage, 1), len(self.bye_points)) - 1
         return self.bye_points[i]
@@ -44,7 +50,7 @@ class Scheme:
         if m.kind == LOSS:
             return {p: Fraction(0) for p in m.players}
         if self.rank_points and m.ranks is not None:
-            return {p: self.rank_points[m.ranks.get(p, "")] for p in m.players}
+            return {p: self.rank_reached(m.ranks.get(p, "0")) for p in m.players}
         table = self.results.get(m.kind)
         if table is None:
             table = self.placement.get(len(m.players))
@@ -117,8 +123,9 @@ DEFAULT_PLACEMENT = {n: tuple(Fraction(n - 1 - i) for i in range(n)) for n in ra
 PLACEMENT = Scheme("placement", placement=DEFAULT_PLACEMENT, bye_points=_t(3))
 
 # Der Orden "Ligawertung": points = rank reached, VI+ 6.5, IX+ 9.5, X (Seliger) 10,
-# no rank ("Vor den Mauern") 0.
-ORDEN_RANKS = {"": 0, "I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VI+": "6.5",
+# no rank ("Vor den Mauern") 0 — the game's label for it is "0" (games/orden/schema.py RANKS);
+# a missing or empty label means the same.
+ORDEN_RANKS = {"0": 0, "I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VI+": "6.5",
                "VII": 7, "VIII": 8, "IX": 9, "IX+": "9.5", "X": 10}
 DER_ORDEN_LEAGUE = Scheme(
     "der_orden_league",

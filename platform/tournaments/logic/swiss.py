@@ -4,26 +4,38 @@ The rules: round 1 at random; later rounds pair within score groups at random, t
 first; the odd player of a group meets a random player of the next group; nobody meets
 the same opponent twice in a stage; an odd field gives one bye.
 
-How the "no rematch" rule is kept without backtracking through the whole field: players
-are taken top-down (score groups in descending order, random order inside a group); the
-taken player v gets a random partner from its own group, else from the nearest group below.
-A partner u is acceptable only if the players still unpaired can still be paired without a
-rematch, i.e. the maximum rematch-free matching of the rest stays as large as before. That
-question is answered in O(1) by Dirac's theorem while many players remain (each player has
-met at most D others, so n >= 2D+2 players always pair up) and by an exact blossom matching
-on the few remaining otherwise. Among acceptable partners in a group, those who keep the
-number of pairs inside their score group maximal come first, so no more players float down
-than needed. If a rematch cannot be avoided at all, the same test keeps their number
-minimal.
+The objective, in order: (1) no rematch within the stage, else as few as possible;
+(2) no pair spans more score groups than needed (the odd player of a group meets the NEXT
+group, not one further down, whenever the field can be paired so); (3) as few floaters as
+possible; (4) at random among what is left (and, the pairer being a top-down walk on large
+fields, each group keeps as many of its players together as it can).
 
-Small fields (at most EXACT_UP_TO players to pair) are paired exactly instead: every perfect
-pairing is scored (rematches, then per score group top-down how many float out, then how far)
-and one of the best is taken at random. The greedy walk can float a top-group player into a
-partner that forces a second one down later; with few players those interactions dominate.
+Small fields (at most EXACT_UP_TO players to pair) are paired exactly: every perfect pairing
+is scored by that objective (then the total span, then floaters per group top-down; branch
+and bound cuts what is already worse) and one of the best is taken at random.
+
+Larger fields take a top-down walk: players in score-group order (random inside a group);
+the taken player v gets a random partner from its own group, else from the nearest group
+below. A partner u is acceptable only if the players still unpaired can still be paired
+(without a rematch, and within the span limit), i.e. the maximum matching of the rest stays
+as large as before. That question is answered in O(1) by Dirac's theorem while many players
+remain (each player has met at most D others, so n >= 2D+2 players always pair up) and by an
+exact blossom matching on the few remaining otherwise. Among acceptable partners in a group,
+those who keep the number of pairs inside their score group maximal come first, so no more
+players float down than needed. If a rematch cannot be avoided at all, the same test keeps
+their number minimal.
+
+The span limit: the walk runs first without one (fast, and nearly always already within the
+minimum: every span is 0 or 1). Only if it spanned further than the lower bound does the
+pairer compute the smallest span k for which a rematch-free pairing exists (matching on the
+graph of allowed pairs within k groups) and walk again with pairs limited to k groups; the
+"rest still pairable" test then first tries a cheap certificate (group by group, each odd
+group floating one player into the next, Dirac per group) and falls back to blossom.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from fractions import Fraction
 
 from games.rng import Rng
@@ -60,24 +72,17 @@ def _random_order(members: list[int], rng: Rng):
     yield from rest
 
 
-EXACT_UP_TO = 12  # 10,395 pairings of 12 players: a few milliseconds
-
-
-def _pairings(nodes: list[int]):
-    """Every perfect pairing of an even list, as lists of pairs."""
-    if not nodes:
-        yield []
-        return
-    first, rest = nodes[0], nodes[1:]
-    for i, partner in enumerate(rest):
-        for tail in _pairings(rest[:i] + rest[i + 1:]):
-            yield [(first, partner), *tail]
+EXACT_UP_TO = 12  # at most 10,395 pairings of 12 players; pruned, ~1 ms typical, ~30 ms when all tie
 
 
 class _Pairer:
-    def __init__(self, order_groups: list[list[int]], met: dict[int, set[int]], rng: Rng):
+    def __init__(self, order_groups: list[list[int]], met: dict[int, set[int]], rng: Rng,
+                 cap: int | None = None):
         self.rng = rng
         self.met = met
+        self.order_groups = order_groups
+        self.cap = cap  # the widest span (in score groups) a pair may have; None: any
+        self._perfect_memo: dict[frozenset, bool] = {}
         active = {p for g in order_groups for p in g}
         self.D = max((len(met.get(p, set()) & active) for p in active), default=0)
         self.groups = []  # unpaired members per group, random order
@@ -94,13 +99,88 @@ class _Pairer:
         self.gm = [self.mm(g) for g in self.groups]
         self.top = 0  # first group that may still have unpaired players
 
-    def allowed(self, a: int, b: int) -> bool:
+    def unmet(self, a: int, b: int) -> bool:
         return b not in self.met.get(a, ())
 
+    def allowed(self, a: int, b: int) -> bool:
+        if self.cap is not None and abs(self.gi[a] - self.gi[b]) > self.cap:
+            return False
+        return b not in self.met.get(a, ())
+
+    def _perfect(self, nodes: list[int]) -> bool:
+        """Can ``nodes`` pair up completely with allowed pairs? (Dirac first, then blossom,
+        remembered: the walk asks about the same small groups again and again.)"""
+        n = len(nodes)
+        if n % 2:
+            return False
+        if dirac_size(self.D, n):
+            return True
+        key = frozenset(nodes)
+        known = self._perfect_memo.get(key)
+        if known is None:
+            # Only asked about one group plus floaters from the group above: within any cap.
+            known = self._perfect_memo[key] = max_matching_size(nodes, self.unmet) == n // 2
+        return known
+
+    def _chain(self, groups: list[tuple[int, list[int]]]) -> bool:
+        """A cheap certificate that the players pair up within spans of 1 (so within any cap
+        >= 1): top-down, each group plus the (at most two) players floated into it pairs up,
+        sending at most two of its own into the very next group. ``groups``: (index,
+        members) top down, none empty. False means "unknown"."""
+        # From robust_from on, groups are consecutive and so big (Dirac) that each takes up to
+        # two players in and sends up to two of its own on: the rest surely pairs up.
+        robust, robust_from = 2 * self.D + 4, len(groups)
+        while robust_from and len(groups[robust_from - 1][1]) >= robust and (
+                robust_from == len(groups) or groups[robust_from][0] == groups[robust_from - 1][0] + 1):
+            robust_from -= 1
+        memo: dict[tuple, bool] = {}
+
+        def ok(k: int, carry: tuple[int, ...]) -> bool:
+            if k == len(groups):
+                return not carry
+            i, members = groups[k]
+            if carry and i != groups[k - 1][0] + 1:
+                return False  # the floaters would span two groups
+            if k >= robust_from:
+                return True
+            key = (k, carry)
+            if key in memo:
+                return memo[key]
+            union = members + list(carry)
+            memo[key] = False
+            for size in (0, 1, 2):  # fewest floaters first
+                if size > len(members) or (len(union) - size) % 2 or (size and k == len(groups) - 1):
+                    continue
+                if dirac_size(self.D, len(union) - size):
+                    # Any floaters will do here; a few candidates for the next group's sake.
+                    outs = [tuple(members[j:j + size]) for j in range(0, min(len(members), 3 * size) or 1, size or 1)]
+                else:
+                    outs = list(combinations(members, size))
+                for out in outs:
+                    if ok(k + 1, out) and self._perfect([p for p in union if p not in out]):
+                        memo[key] = True
+                        return True
+            return False
+
+        return ok(0, ())
+
+    def capped_pairable(self, out: int | None = None) -> bool:
+        """Do the unpaired players (but ``out``) pair up without rematches within the cap?"""
+        groups = [(i, [p for p in g if p != out] if out is not None and self.gi[out] == i else g)
+                  for i, g in enumerate(self.groups) if i >= self.top]
+        groups = [(i, g) for i, g in groups if g]
+        if self.cap == 0:
+            return all(self._perfect(g) for _, g in groups)
+        if self.cap == 1 and self._chain(groups):
+            return True
+        nodes = [p for _, g in groups for p in g]
+        return max_matching_size(nodes, self.allowed) == len(nodes) // 2
+
     def mm(self, nodes: list[int]) -> int:
+        """Maximum rematch-free pairs among ``nodes`` (the whole rest only without a cap)."""
         if dirac_size(self.D, len(nodes)):
             return len(nodes) // 2
-        return max_matching_size(nodes, self.allowed)
+        return max_matching_size(nodes, self.unmet)
 
     def rest_without(self, *out: int) -> list[int]:
         outs = set(out)
@@ -109,6 +189,8 @@ class _Pairer:
     def global_mm_without(self, u: int) -> int:
         # v is already removed from the groups; u is removed now.
         n = self.remaining - 1
+        if self.cap is not None:  # the field pairs up perfectly within the cap (see run)
+            return n // 2 if self.capped_pairable(u) else -1
         if dirac_size(self.D, n):
             return n // 2
         return self.mm(self.rest_without(u))
@@ -131,23 +213,42 @@ class _Pairer:
         self.remaining -= 1
 
     def exact(self) -> tuple[list[tuple[int, int]], int]:
+        """Every perfect pairing, depth first, scored by the objective; a branch is cut as
+        soon as its partial (rematches, widest span, floaters, total span) is already worse
+        than the best found (each only grows as pairs are added), so the ties survive."""
         nodes = [p for g in self.groups for p in g]
-        gi, ngroups = self.gi, len(self.groups)
-        best, best_cost = [], None
-        for pairing in _pairings(nodes):
-            rematches, floats, distance = 0, [0] * ngroups, 0
-            for a, b in pairing:
-                if not self.allowed(a, b):
-                    rematches += 1
-                if gi[a] != gi[b]:
-                    floats[gi[a]] += 1
-                    floats[gi[b]] += 1
-                    distance += abs(gi[a] - gi[b])
-            cost = (rematches, floats, distance)
-            if best_cost is None or cost < best_cost:
-                best, best_cost = [pairing], cost
-            elif cost == best_cost:
-                best.append(pairing)
+        gi, met, ngroups = self.gi, self.met, len(self.groups)
+        best: list[list[tuple[int, int]]] = []
+        best_cost = None
+        acc: list[tuple[int, int]] = []
+
+        def walk(rest: list[int], rematches: int, widest: int, floaters: int, distance: int) -> None:
+            nonlocal best, best_cost
+            head = (rematches, widest, floaters, distance)
+            if best_cost is not None and head > best_cost[:4]:
+                return
+            if not rest:
+                floats = [0] * ngroups  # per group, top group first
+                for a, b in acc:
+                    if gi[a] != gi[b]:
+                        floats[gi[a]] += 1
+                        floats[gi[b]] += 1
+                cost = (*head, floats)
+                if best_cost is None or cost < best_cost:
+                    best, best_cost = [acc[:]], cost
+                elif cost == best_cost:
+                    best.append(acc[:])
+                return
+            first = rest[0]
+            for i in range(1, len(rest)):
+                b = rest[i]
+                d = abs(gi[first] - gi[b])
+                acc.append((first, b))
+                walk(rest[1:i] + rest[i + 1:], rematches + (b in met.get(first, ())), max(widest, d),
+                     floaters + (d > 0), distance + d)
+                acc.pop()
+
+        walk(nodes, 0, 0, 0, 0)
         chosen = best[self.rng.below(len(best))]
         tables = sorted(((a, b) if gi[a] <= gi[b] else (b, a) for a, b in chosen),
                         key=lambda t: (gi[t[0]], gi[t[1]]))
@@ -156,9 +257,28 @@ class _Pairer:
     def run(self) -> tuple[list[tuple[int, int]], int]:
         if self.remaining <= EXACT_UP_TO:
             return self.exact()
+        # Lower bound of the span: 0 only if every group pairs up on its own.
+        lower = 0 if all(len(g) % 2 == 0 and m == len(g) // 2 for g, m in zip(self.groups, self.gm)) else 1
+        tables, rematches = self.walk()
+        widest = max((abs(self.gi[a] - self.gi[b]) for a, b in tables), default=0)
+        if rematches or widest <= lower:
+            return tables, rematches
+        # The walk floated further than the bound: find the smallest span that pairs the field
+        # and walk again within it.
+        again = _Pairer(self.order_groups, self.met, self.rng)
+        for k in range(lower, widest):
+            again.cap = k
+            if again.capped_pairable():
+                return again.walk()
+        return tables, rematches
+
+    def walk(self) -> tuple[list[tuple[int, int]], int]:
         tables = []
         rematches = 0
-        gmm = self.mm(self.rest_without())  # max rematch-free pairs of the whole field
+        if self.cap is None:
+            gmm = self.mm(self.rest_without())  # max rematch-free pairs of the whole field
+        else:
+            gmm = self.remaining // 2
         while self.remaining >= 2:
             while not self.groups[self.top]:
                 self.top += 1
@@ -184,7 +304,8 @@ class _Pairer:
     def _choose(self, v: int, g: int, gmm: int, own_mm: int) -> tuple[int, str]:
         met_v = self.met.get(v, ())
         ngroups = len(self.groups)
-        for h in range(g, ngroups):
+        last = ngroups if self.cap is None else min(ngroups, g + self.cap + 1)
+        for h in range(g, last):
             members = self.groups[h]
             if not members:
                 continue

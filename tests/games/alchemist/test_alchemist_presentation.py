@@ -135,7 +135,8 @@ def _render(view, seat, legal, lang, names=None):
     if not settings.configured:  # run without pytest-django: a bare standalone engine
         settings.configure(USE_I18N=False)
 
-    engine = Engine(dirs=[str(Path(pkg.__file__).parent / "templates")], debug=True)
+    engine = Engine(dirs=[str(Path(pkg.__file__).parent / "templates")], debug=True,
+                    libraries={"static": "django.templatetags.static"})
     ctx = {"match": {"id": 1}, "view": view, "seat": seat, "legal": legal, "lang": lang,
            "act_url": "/matches/1/act/", "version": 17, "csrf_token": "TOKEN123"}
     if names:

@@ -67,6 +67,7 @@ class Scenario:
         self.events = []
         self.steps = []
         self.plan = {}
+        self.auto_decline = True  # acts decline for seats that cannot react (see pass_idle)
 
     # -- helpers ----------------------------------------------------------------------------
     def _find(self, seat, ref, zones=("hand", "auslage", "pfad")):
@@ -140,6 +141,16 @@ class Scenario:
             if self.state["phase"] != "react":
                 self.plan.pop(seat, None)
 
+    def pass_idle(self):
+        """Every opponent is asked in a reaction window (the engine does not tell who holds a
+        reaction); a seat whose only choice is to decline declines here, as its player would.
+        The window stops at the first seat that could react: the test decides for it."""
+        while self.state["phase"] == "react" and self.auto_decline:
+            seat = self.to_move()[0]
+            if any(a["type"] == "react" for a in self.legal(seat)):
+                return
+            self.do(seat, {"type": "decline"})
+
     def _resume(self):
         for seat in list(self.plan):
             if self.state["res"] is not None and self.state["res"]["seat"] == seat:
@@ -149,6 +160,7 @@ class Scenario:
         iid = self._find(seat, card)
         step = self.do(seat, {"type": "activate", "card": iid, "ability": ability})
         self.plan[seat] = (list(pay or []), list(choose or []))
+        self.pass_idle()
         self._continue(seat)
         return step
 
@@ -157,6 +169,7 @@ class Scenario:
         step = self.do(seat, {"type": "react", "card": iid, "ability": ability})
         self.plan[seat] = (list(pay or []), [])
         self._continue(seat)
+        self.pass_idle()
         self._resume()
         return step
 
@@ -166,6 +179,7 @@ class Scenario:
 
     def decline(self, seat, never_ask=False):
         step = self.do(seat, {"type": "decline", "never_ask": True} if never_ask else {"type": "decline"})
+        self.pass_idle()
         self._resume()
         return step
 

@@ -22,7 +22,7 @@ def engine():
         settings.configure(USE_I18N=False)
         django.setup()
     from django.template import Engine
-    return Engine(dirs=[str(TEMPLATES)])
+    return Engine(dirs=[str(TEMPLATES)], libraries={"static": "django.templatetags.static"})
 
 
 def render(st, seat, lang):

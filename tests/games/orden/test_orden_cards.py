@@ -93,8 +93,9 @@ AUSLAGE = ["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Goldbarren
            "Silberling", "Silberling", "Silberling", "Foliant", "Foliant", "Schriftrolle", "Schriftrolle",
            "Schriftrolle", "Schriftrolle", "Treueschwur", "Treueschwur", "Vision", "Vision",
            "Mysterium der Flamme", "Burg Falkenstein"]
-DECK = ["Einladung", "Das Versprechen", "Kraft", "Silberling", "Schriftrolle", "Gebet", "Demut", "Demut"]
-OPP = {"path": "schwert", "rank": "VII", "auslage": ["Mysterium der Flamme"], "hand": ["Vision", "Vision"],
+DECK = ["Einladung", "Das Versprechen", "Kraft", "Silberling", "Schriftrolle", "Gebet", "Demut", "Demut",
+        "Anwerber Alfred"]
+OPP = {"path": "schwert", "rank": "VII", "auslage": ["Mysterium der Flamme", "Ordensburg"], "hand": ["Vision", "Vision"],
        "deck": ["Demut"] * 6}
 EVENT = {"draw": "draw", "ascend": "ascend", "descend": "descend", "choose": "choose", "discard_self": "discard",
          "remove_self": "remove", "prevent": "prevented"}
@@ -105,7 +106,7 @@ def table(c, rank, where, cur=0):
     me = {"path": c.path or "schwert", "rank": c.rank if c.kind == "rank" else rank, "plus6": True, "plus9": True,
           "hand": HAND + ([c.name.de] if where == "hand" else []),
           "auslage": aus + ([c.name.de] if where == "auslage" else []),
-          "deck": DECK, "ablage": ["Gebet"], "aussen": ["Kraft"]}
+          "deck": DECK, "ablage": ["Gebet", "Foliant"], "aussen": ["Kraft"]}
     sc = Scenario([me, dict(OPP)], cur=cur)
     if c.kind == "deck":  # the exercised card is the last one placed in its zone
         sc.iid = sc.state["p"][0][where][-1]
@@ -131,6 +132,9 @@ def check_verbs(sc, ability, since, seat=0):
     for v in ability.verbs:
         if v.kind == "extra":
             assert sc.state["t"]["xplay" if v.limit == "play" else "xact"] >= v.n
+        elif v.kind == "force_discard":  # an opponent lost cards, by this seat's rule
+            assert any(e["type"] == "discard" and e.get("forced_by") == seat and e["seat"] != seat
+                       for e in sc.events[since:]), sc.events[since:]
         else:
             assert EVENT[v.kind] in types, (v.kind, types)
 
@@ -164,7 +168,17 @@ def test_exercise_card(no):
             sc = table(c, "IV", "hand" if c.kind == "deck" else None, cur=1)
             if c.kind == "rank":
                 sc = table(c, None, None, cur=1)
-            sc.do(1, {"type": "activate", "card": sc.state["p"][1]["pfad"][0], "ability": 0})
+            if a.on == "hostile":  # answers only an Aktion that hurts: the opponent's Kraft contest
+                kraft = sc.state["p"][1]["deck"].pop()
+                sc.state["ci"][kraft] = CS.by_name["Kraft"][0].no
+                sc.state["p"][1]["auslage"].append(kraft)
+                sc.state["p"][0]["auslage"] = []  # seat 0 owns less K than seat 1
+                sc.state["p"][1]["auslage"].append(sc.state["p"][1]["deck"].pop())
+                sc.state["ci"][sc.state["p"][1]["auslage"][-1]] = CS.by_name["Mächtige Statur"][0].no
+                assert {"type": "activate", "card": kraft, "ability": 0} in sc.legal(1)
+                sc.do(1, {"type": "activate", "card": kraft, "ability": 0})
+            else:
+                sc.do(1, {"type": "activate", "card": sc.state["p"][1]["pfad"][0], "ability": 0})
             assert sc.to_move() == [0]
             react = {"type": "react", "card": sc.iid, "ability": ai}
             assert react in sc.legal(0)
@@ -178,9 +192,35 @@ def test_exercise_card(no):
             where = "auslage" if c.kind == "deck" else None
             sc = table(c, "IV", where)
             without = Scenario([{"path": "schwert", "rank": "IV"}, dict(OPP)])
+            for cond in a.conditions:  # make the effect's conditions true
+                if cond.kind == "rank_at_least" or (c.rank_gate and R.RANKS[c.rank_gate] > 4):
+                    sc = table(c, cond.rank if cond.kind == "rank_at_least" else c.rank_gate, where)
+            for cond in a.conditions:
+                if cond.kind == "possess":
+                    owned = next(cs[0].no for cs in CS.by_name.values() if R.matches(cs[0], cond.select))
+                    sc.state["p"][0]["auslage"].insert(0, sc.state["p"][0]["ablage"].pop())
+                    sc.state["ci"][sc.state["p"][0]["auslage"][0]] = owned
+            if c.rank_gate and not a.conditions:
+                sc = table(c, c.rank_gate, where)
+            assert R.holds(sc.state, 0, a.conditions)
             for st in a.statics:
-                if st.kind == "limit":
+                if st.kind == "limit" and st.plus > 0:
                     assert R.limit(sc.state, 0, st.limit) >= R.limit(without.state, 0, st.limit) + st.plus
+                elif st.kind == "limit":  # a drawback: lower than without it
+                    alone = Scenario([{"path": "schwert", "rank": "IV", "auslage": [c.name.de]}, dict(OPP)])
+                    assert R.limit(alone.state, 0, st.limit) == max(R.BASE_LIMITS[st.limit] + st.plus, R.FLOORS[st.limit]) \
+                        or not R.holds(alone.state, 0, a.conditions)
+                elif st.kind == "opp_limit":  # the opponent's limit drops (to its floor at least)
+                    bare = Scenario([{"path": "schwert", "rank": "IV"}, dict(OPP)])
+                    hit = R.limit(sc.state, 1, st.limit)
+                    assert hit < R.limit(bare.state, 1, st.limit) or hit == R.FLOORS[st.limit]
+                elif st.kind == "ban":  # the opponent cannot play such a card
+                    victim = next(n for n, cs in CS.by_name.items() if cs[0].kind == "deck" and R.matches(cs[0], st.select))
+                    sc.state["p"][1]["hand"].append(sc.state["p"][1]["deck"].pop())
+                    sc.state["ci"][sc.state["p"][1]["hand"][-1]] = CS.by_name[victim][0].no
+                    sc.state["cur"] = 1
+                    assert R.banned(sc.state, 1, sc.state["p"][1]["hand"][-1])
+                    assert {"type": "play", "card": sc.state["p"][1]["hand"][-1]} not in sc.legal(1)
                 else:
                     assert R.multipliers(sc.state, 0)[st.prop] == st.factor
         elif a.when is not None:

@@ -21,13 +21,14 @@ def idle(**kw):
 
 def test_asked_clockwise_starting_left_of_the_actor():
     sc = Scenario([objector(), idle(), actor(), objector()], cur=2)
+    sc.auto_decline = False
     sc.activate(2, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
     asked = []
     while sc.state["phase"] == "react":
         seat = sc.to_move()[0]
         asked.append(seat)
         sc.decline(seat)
-    assert asked == [3, 0]  # seat 1 holds no reaction: skipped without asking
+    assert asked == [3, 0, 1]  # seat 1 holds no reaction and is asked all the same (issue 14)
     assert sc.rank(2) == "V"
 
 
@@ -57,8 +58,11 @@ def test_einspruch_is_played_from_hand_and_prevents():
 
 def test_rank_gate_of_a_reaction_card():
     sc = Scenario([actor(), objector(rank="III")])
+    sc.auto_decline = False
     sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
-    assert sc.rank(0) == "V"  # Einspruch works only from rank IV: nobody was asked
+    assert sc.legal(1) == [{"type": "decline"}, {"type": "decline", "never_ask": True}]  # Einspruch works from IV
+    sc.decline(1)
+    assert sc.rank(0) == "V"
 
 
 def test_never_ask_me():
@@ -100,10 +104,10 @@ def test_once_per_turn_effect_cannot_be_reacted_to_and_only_the_best_is_used():
                    {"hand": ["Wachsamkeit"]}])
     uses = [a for a in sc.legal(0) if a["type"] == "activate" and a["card"] in
             (sc._find(0, "Dekan"), sc._find(0, "Ordensburg"))]
-    assert len(uses) == 2
+    assert len(uses) == 1  # the weaker Ordensburg is not offered beside the Dekan (issue 14)
     sc.activate(0, "Dekan", 0)
-    assert sc.hand_size(0) == 3 and sc.state["phase"] == "main"  # no window
-    assert not sc.usable(0, "Ordensburg", 0)  # draw 3 beats draw 1, never 4
+    assert sc.hand_size(0) == 2 and sc.state["phase"] == "main"  # no window
+    assert not sc.usable(0, "Ordensburg", 0)  # draw 2 beats draw 1, never 3
 
 
 def test_not_asked_seat_cannot_act():

@@ -65,16 +65,24 @@ def check_round(p, rounds, active, scheme_name, tiebreakers, bye_policy, seed):
                     assert not perfect_rematch_free([x for x in active if x != c], met)
 
     # Score groups: tables are ordered from the top group down, and the top group keeps as
-    # many of its players together as any rematch-free pairing could (small fields: brute
-    # force over all pairings).
+    # many of its players together as it can (small fields: brute force over all pairings).
     gp = [max(pts.get(a, 0), pts.get(b, 0)) for a, b in p.tables]
     assert gp == sorted(gp, reverse=True)
     if paired and not rem and len(paired) <= 10:
         top = max(pts.get(x, 0) for x in paired)
         tops = {x for x in paired if pts.get(x, 0) == top}
-        best = max(sum(1 for a, b in m if a in tops and b in tops)
-                   for m in perfect_matchings(sorted(paired))
-                   if all(frozenset(e) not in met for e in m))
+        # ... among the pairings that float no further and no more than needed (issue 16:
+        # span first, then floaters, then total span; test_tl_swiss_floats.py checks those).
+        levels = sorted({pts.get(x, 0) for x in paired}, reverse=True)
+        gi = {x: levels.index(pts.get(x, 0)) for x in paired}
+
+        def shape(m):
+            spans = [abs(gi[a] - gi[b]) for a, b in m]
+            return max(spans), sum(1 for d in spans if d), sum(spans)
+
+        free = [m for m in perfect_matchings(sorted(paired)) if all(frozenset(e) not in met for e in m)]
+        least = min(shape(m) for m in free)
+        best = max(sum(1 for a, b in m if a in tops and b in tops) for m in free if shape(m) == least)
         got = sum(1 for a, b in p.tables if a in tops and b in tops)
         assert got == best
     # Round 2 of win/loss scoring (a group cannot contain a rematch yet; Mittelerde draws

@@ -1,0 +1,103 @@
+// The game table: moves are posted with htmx and the live part (#live) is swapped in place (no
+// page load, the scroll position stays); refusals (400/403/409) are swapped too, so the message
+// shows beside the board. Without JavaScript every form still posts and redirects.
+(function () {
+  "use strict";
+  var WIDE = "(min-width: 900px)";
+  var drawers = {};  // data-drawer -> open: the player's choice survives swaps of #live
+  var lastForm = null;  // the move form whose answer is awaited
+  var anchor = null;  // {key, top}: an element of the board that must not move on screen
+
+  // Keep the view still across a swap: the element the player acted in (else the one nearest
+  // the top of the screen) is found again by its data-anchor and scrolled back to where it was.
+  // (The browser's own scroll anchoring is off for the table: it cannot follow replaced nodes.)
+  function pickAnchor(form) {
+    var best = form && form.closest("[data-anchor]");
+    if (!best) {
+      var bestTop = Infinity;
+      document.querySelectorAll("#live [data-anchor], #board").forEach(function (e) {
+        var r = e.getBoundingClientRect();
+        if (r.bottom > 0 && r.top < window.innerHeight && Math.abs(r.top) < Math.abs(bestTop)) {
+          best = e;
+          bestTop = r.top;
+        }
+      });
+    }
+    return best ? {key: best.dataset.anchor, top: best.getBoundingClientRect().top} : null;
+  }
+
+  function anchorSelector(key) {
+    return key ? '#live [data-anchor="' + key + '"]' : "#board";
+  }
+
+  function restoreAnchor() {
+    if (!anchor) return;
+    var e = document.querySelector(anchorSelector(anchor.key));
+    if (e) window.scrollBy(0, e.getBoundingClientRect().top - anchor.top);
+    anchor = null;
+  }
+
+  function setUpDrawers(root) {
+    root.querySelectorAll("details[data-drawer]").forEach(function (d) {
+      var key = d.dataset.drawer;
+      if (Object.prototype.hasOwnProperty.call(drawers, key)) d.open = drawers[key];
+      else d.open = window.matchMedia(WIDE).matches;  // beside the board when there is room
+    });
+  }
+
+  function postInPlace(root) {
+    root.querySelectorAll("form[method=post]:not([data-plain]):not([hx-post])").forEach(function (form) {
+      if (!form.closest("#live")) return;
+      form.setAttribute("hx-post", form.getAttribute("action"));
+      window.htmx.process(form);
+    });
+  }
+
+  function ready() {
+    if (!window.htmx || !document.querySelector("[data-match]")) return;
+    var htmx = window.htmx;
+    htmx.onLoad(function (elt) {
+      var root = elt.querySelectorAll ? elt : document;
+      if (root === document.body || root.id === "live" || root.querySelector("#live")) {
+        setUpDrawers(root);
+        postInPlace(root);
+      }
+    });
+    document.addEventListener("toggle", function (ev) {
+      var d = ev.target;
+      if (d.dataset && d.dataset.drawer) drawers[d.dataset.drawer] = d.open;
+    }, true);
+    function isMove(detail) {  // the swap answers the awaited move form (not a push or a poll)
+      var elt = detail.requestConfig && detail.requestConfig.elt;
+      return !!elt && elt.tagName === "FORM" && elt === lastForm;
+    }
+    document.body.addEventListener("htmx:beforeRequest", function (ev) {
+      var elt = ev.detail.elt;
+      if (elt.tagName === "FORM" && elt.closest("#live")) lastForm = elt;
+    });
+    document.body.addEventListener("htmx:beforeSwap", function (ev) {
+      if (ev.detail.target.id !== "live") return;
+      var status = ev.detail.xhr.status;
+      if (status === 400 || status === 403 || status === 409) {
+        ev.detail.shouldSwap = true;
+        ev.detail.isError = false;
+      }
+      if (ev.detail.shouldSwap) anchor = pickAnchor(isMove(ev.detail) ? lastForm : null);
+    });
+    document.body.addEventListener("htmx:afterSwap", function (ev) {
+      if (ev.detail.target.id === "live" || !document.body.contains(ev.detail.target)) restoreAnchor();
+    });
+    document.body.addEventListener("htmx:afterSettle", function (ev) {
+      if (!isMove(ev.detail)) return;  // a push or a poll: leave the focus alone
+      lastForm = null;
+      // keyboard players continue where the move's result is: the message, else the board
+      var to = document.getElementById("move-messages") || document.getElementById("board");
+      if (to) {
+        if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
+        to.focus({preventScroll: true});
+      }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();

@@ -1,0 +1,75 @@
+"""Der Orden's controls say what they do (issue 12): buttons name the card and its rule, the
+reaction prompt holds its React choices, the payment step shows what is owed and what is
+chosen, "End turn" stands apart from the reaction setting, and English pages use the English
+words the plugin defines."""
+import html
+import re
+
+from orden_scenario import Scenario
+from test_orden_board import render
+from test_orden_reactions import actor, objector
+
+from games.orden.presentation import highlights
+
+
+def text(out: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", out)))
+
+
+def test_use_buttons_name_the_card_and_the_rule():
+    sc = Scenario([actor(), objector()])
+    out, legal = render(sc.state, 0, "en")
+    assert any(a["type"] == "activate" for a in legal)
+    assert "Rule 1" not in out and "Use: " not in out
+    assert "Use “Squire”" in text(out)
+    assert "Ascend" in text(out)  # what the rule does, beside the button
+
+
+def test_the_reaction_prompt_holds_the_react_choices():
+    sc = Scenario([actor(), objector()])
+    sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
+    out, legal = render(sc.state, 1, "en")
+    assert any(a["type"] == "react" for a in legal)
+    prompt = out[out.index('class="ord-prompt ord-pending"'):out.index('<section')]
+    assert "React with “Objection”" in text(prompt)
+    assert "Do not react" in text(prompt)
+    assert prompt.count('name="action"') == sum(a["type"] in ("react", "decline") for a in legal)
+    de, _ = render(sc.state, 1, "de")
+    assert "Reagieren mit „Einspruch“" in text(de)
+
+
+def test_the_payment_step_shows_what_is_owed_and_chosen():
+    sc = Scenario([actor(), objector()])
+    sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
+    sc.decline(1)
+    assert sc.state["phase"] == "pay"
+    out, _ = render(sc.state, 0, "en")
+    paying = text(re.search(r'<div class="ord-prompt ord-paying">.*?</div>\s*</div>', out, re.S).group(0))
+    assert "Paying for “Squire”" in paying and "Asked for: Discard" in paying and "nothing yet" in paying
+    sc.do(0, sc._pick(0, "Mächtige Statur"))
+    out, _ = render(sc.state, 0, "en")
+    assert "Chosen so far: “Mighty Stature”" in text(out)
+
+
+def test_end_turn_is_apart_from_the_reaction_setting():
+    sc = Scenario([actor(), objector()])
+    out, _ = render(sc.state, 0, "en")
+    general = re.search(r'<div class="ord-move ord-general">.*?</div>\s*</div>', out, re.S).group(0)
+    assert "End turn" in general and "reactions" not in general
+    settings = re.search(r'<details class="ord-settings">.*?</details>', out, re.S).group(0)
+    assert "Never ask me for reactions" in settings
+
+
+def test_english_pages_use_the_english_words():
+    sc = Scenario([actor(), objector()])
+    out, _ = render(sc.state, 0, "en")
+    words = text(out)
+    for german in ("Pfad", "Nachziehstapel", "Ablage", "Auslage", "schwert", "BURG", "Rang "):
+        assert german not in words, german
+    assert "Path" in words and "Draw pile" in words
+
+
+def test_highlights_mark_the_moved_cards_and_changed_ranks():
+    hl = highlights([{"type": "play", "seat": 1, "card": 17}, {"type": "ascend", "seat": 1, "card": 3, "rank": "V"},
+                     {"type": "end_turn", "seat": 1}])
+    assert hl["cards"] == ["1:17", "1:3"] and hl["ranks"] == [1]

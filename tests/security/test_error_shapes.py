@@ -1,0 +1,109 @@
+"""Issue 17, item 1: malformed input is a 4xx, never a 500, and the API answers every error in
+one shape {"error", "detail"} (404, 405, 413, 500 included). The inputs the probe found are
+pinned here one by one (the route fuzzer, test_route_fuzzing.py, looks for new ones); both
+suite passes run them, so the NUL cases meet PostgreSQL."""
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from matches.services import start_match
+
+pytestmark = pytest.mark.django_db
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.fixture
+def orden(make_user):
+    a, b = make_user("ann"), make_user("ben")
+    match = start_match(game="orden", entrants=[{"user": a, "bot": "", "choices": {}},
+                                                {"user": b, "bot": "", "choices": {}}], options={}, seed=3)
+    client = Client()
+    client.force_login(a)
+    return client, match
+
+
+NUL_URLS = ["/api/matches/?status=%00", "/api/invitations/?host=%00", "/api/users/%00/", "/api/tournaments/?status=%00",
+            "/users/%00/", "/users/%00/invite/", "/players/%00/record/", "/tournaments/?status=%00"]
+
+
+@pytest.mark.parametrize("url", NUL_URLS)
+def test_nul_in_path_or_query_is_a_400(orden, url):
+    client, _ = orden
+    r = client.get(url)
+    assert r.status_code == 400
+    if url.startswith("/api/"):
+        assert set(r.json()) == {"error", "detail"}
+
+
+def test_nul_in_a_header_or_cookie_is_a_400(orden):
+    client, _ = orden
+    assert client.get("/api/games/", HTTP_AUTHORIZATION="Token \x00").status_code == 400
+    # http.cookies unquotes "\000" to NUL: the session key a NUL-refusing database would be given.
+    r = Client().get("/lobby/", HTTP_COOKIE='sessionid="\\000\\000\\000\\000\\000\\000\\000\\000"')
+    assert r.status_code == 400
+
+
+def test_unicode_digits_are_no_numbers(orden):
+    client, match = orden
+    for url in (f"/matches/{match.pk}/live/?version=²", f"/matches/{match.pk}/replay/?at=²",
+                f"/matches/{match.pk}/replay/?seat=²", "/api/invitations/?players=²", f"/matches/{match.pk}/live/?version=٣"):
+        assert client.get(url).status_code == 200, url
+    for body in ({"game": "orden", "players": 2, "choices": {"deck": "deck:²"}},
+                 {"game": "orden", "players": 2, "choices": {"deck": "deck:" + "9" * 30}}):
+        r = client.post("/api/invitations/", body, content_type="application/json")
+        assert r.status_code == 400 and set(r.json()) == {"error", "detail"}, r.content
+    assert client.post("/orden/decks/copy/", {"source": "²"}).status_code == 404
+
+
+def test_deep_json_is_a_400_everywhere(orden):
+    client, match = orden
+    for url in ("/api/invitations/", f"/api/matches/{match.pk}/actions/", "/api/auth/token/",
+                "/api/notifications/push-subscriptions/", "/api/tournaments/"):
+        r = client.post(url, DEEP, content_type="application/json")
+        assert r.status_code == 400 and r.json()["error"] == "bad_request", url
+    # Der Orden's move form carries the action as JSON in a form field.
+    r = client.post(f"/matches/{match.pk}/act/", {"action": DEEP, "version": "0"})
+    assert r.status_code == 302
+    # with htmx the refusal is the live part, swapped in place with its 400 (the game table)
+    r = client.post(f"/matches/{match.pk}/act/", {"action": DEEP, "version": "0"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 400 and b'id="live"' in r.content
+
+
+@pytest.mark.urls("tests.security.boom_urls")
+def test_api_errors_have_one_shape(orden):
+    client, _ = orden
+    quiet = Client(raise_request_exception=False)
+    cases = [
+        (client.get("/api/nothing/here/"), 404),
+        (client.get("/api/matches/999999999/"), 404),
+        (client.delete("/api/games/"), 405),
+        (client.post("/api/invitations/", "x" * 3_000_000, content_type="application/json"), 413),
+        (quiet.get("/api/boom/"), 500),
+        (client.get("/api/matches/99999999999999999999999/"), 404),
+    ]
+    for response, status in cases:
+        assert response.status_code == status
+        body = json.loads(response.content)
+        assert set(body) >= {"error", "detail"} and isinstance(body["detail"], str), (status, body)
+    # Pages keep their HTML error pages.
+    assert "html" in quiet.get("/boom/")["Content-Type"]
+    assert "html" in client.get("/nothing/here/")["Content-Type"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/matches/8", "/ws/nothing/", "/ws/", "/ws/matches/abc/",
+                                  "/ws/matches/99999999999999999999999/"])
+def test_unrouted_websockets_are_refused(path):
+    from config.asgi import application
+
+    async def connect():
+        communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"localhost"),
+                                                                         (b"origin", b"http://localhost")])
+        connected, code = await communicator.connect(timeout=5)
+        await communicator.disconnect()
+        return connected
+
+    assert async_to_sync(connect)() is False

@@ -1,0 +1,29 @@
+"""Der Orden's Ligawertung in the pure logic (issue 16.2): the game calls "no rank" "0"."""
+from fractions import Fraction
+
+import pytest
+
+from tournaments.logic import DER_ORDEN_LEAGUE, Match, Round, standings
+
+
+def test_no_rank_scores_zero_points():
+    m = Match((1, 2, 3), (1, 2, 3), ranks={1: "VI+", 2: "I", 3: "0"})
+    assert DER_ORDEN_LEAGUE.points(m) == {1: Fraction(13, 2), 2: 1, 3: 0}
+
+
+def test_league_standings_with_a_rankless_player():
+    rounds = [Round(1, (Match((1, 2), (1, 2), ranks={1: "X", 2: "0"}),))]
+    rows = standings([1, 2], rounds, scheme="der_orden_league")
+    assert [(r.user, r.points) for r in rows] == [(1, 10), (2, 0)]
+
+
+def test_unknown_rank_is_a_clear_error():
+    with pytest.raises(ValueError, match="rank"):
+        DER_ORDEN_LEAGUE.points(Match((1, 2), (1, 2), ranks={1: "XI", 2: "I"}))
+
+
+def test_league_table_knows_every_rank_of_the_game():
+    from games.orden.schema import RANKS
+    from tournaments.logic.scoring import ORDEN_RANKS
+    assert set(ORDEN_RANKS) == set(RANKS)
+    assert all(DER_ORDEN_LEAGUE.rank_reached(k) == Fraction(str(v)) for k, v in RANKS.items())
