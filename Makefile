@@ -45,7 +45,7 @@ web: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k gthread --threads 4
 ws: install
-	PYTHONPATH=platform:. $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --no-access-log
+	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --workers $${WS_WORKERS:-2} --no-access-log
 worker: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications
 # E-mail and push sends wait on the network: a worker of their own with many processes

@@ -3,7 +3,7 @@
 PostgreSQL backends, Redis, the load client. Closed loop (bench/load.py sustained) over N
 matches; utime+stime from /proc of each group over a 15 s window after a 6 s warm-up.
 
-    .venv/bin/python bench/cpu_split.py [--matches 100] [--workers 2] [--server uvicorn|split]
+    .venv/bin/python bench/cpu_split.py [--matches 100] [--workers 2] [--server uvicorn|split] [--via http|ws] [--floor]
 """
 from __future__ import annotations
 
@@ -46,14 +46,17 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "split"])
+    ap.add_argument("--ws-workers", type=int, default=2, help="split: uvicorn processes for the websockets")
+    ap.add_argument("--via", default="http", choices=["http", "ws"], help="moves as API POSTs or over the sockets")
+    ap.add_argument("--floor", action="store_true", help="the bare move of bench/floor.py instead")
     args = ap.parse_args()
     hz = os.sysconf("SC_CLK_TCK")
-    with Stack(workers=args.workers, server=args.server) as stack:
+    with Stack(workers=args.workers, server=args.server, ws_workers=args.ws_workers) as stack:
         _, path = seed(stack, "matches", "--matches", str(args.matches), "--players", "4", "--prefix", "cs")
         result = {}
         load = threading.Thread(target=lambda: result.update(client(
             "sustained", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base,
-            "--duration", "25")))
+            "--duration", "25", "--via", args.via, *(["--floor"] if args.floor else []))))
         load.start()
         time.sleep(6)
         before, m0, t0 = {k: ticks(p) for k, p in GROUPS.items()}, machine_ticks(), time.monotonic()

@@ -37,6 +37,7 @@ from games import registry  # noqa: E402  (pure engines; no Django needed)
 
 
 WS_BASE = ""  # --ws-base
+FLOOR = False  # --floor: moves go to the bare move of bench/floor.py instead of the real one
 
 
 def pct(values: list[float], p: float) -> float | None:
@@ -66,6 +67,8 @@ class Mirror:
         self.seats = data["seats"]
         self.waiting: dict[int, tuple[set[int], asyncio.Future]] = {}
         self.over = self.engine.outcome(self.state) is not None
+        self.sockets: dict[int, object] = {}  # seat -> its websocket (moves --via ws go through it)
+        self.answers: dict[str, asyncio.Future] = {}  # ref -> the socket's answer to that move
 
     def frame(self, seat: int, version: int, now: float) -> None:
         entry = self.waiting.get(version)
@@ -88,18 +91,25 @@ async def open_sockets(session, base: str, mirrors: list[Mirror], per_match_seat
 
     async def one(m: Mirror, seat: int):
         async with sem:
-            ws = await session.ws_connect(f"{ws_base}/ws/matches/{m.id}/", headers={
+            route = "bench-floor" if FLOOR else "matches"
+            ws = await session.ws_connect(f"{ws_base}/ws/{route}/{m.id}/", headers={
                 "Origin": base, "Cookie": f"sessionid={m.seats[seat]['session']}"}, heartbeat=None,
                 autoping=True, max_msg_size=0)
         sockets.append(ws)
+        m.sockets[seat] = ws
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
             now = time.perf_counter()
             # Frames are small JSON; only the type and version matter here.
             data = json.loads(msg.data)
-            if data.get("type") == "match.update":
+            kind = data.get("type")
+            if kind == "match.update":
                 m.frame(seat, data["version"], now)
+            elif kind in ("acted", "refused"):
+                fut = m.answers.pop(str(data.get("ref")), None)
+                if fut is not None and not fut.done():
+                    fut.set_result(data)
 
     tasks = [asyncio.create_task(one(m, s)) for m in mirrors for s in range(len(m.seats))]
     deadline = time.monotonic() + 120
@@ -129,7 +139,37 @@ async def _close_later(session):
         await session.close()
 
 
-async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, frame_timeout: float):
+SHED = (429, 503)  # the server sheds load: back off for Retry-After, then send the move again
+MAX_SHED_RETRIES = 20
+
+
+async def _post(session, base: str, m: Mirror, seat: int, action: dict) -> tuple[int, float]:
+    """One try over HTTP: (status, retry_after)."""
+    url = f"{base}/bench/floor/{m.id}/" if FLOOR else f"{base}/api/matches/{m.id}/actions/"
+    async with session.post(url, json={"action": action, "version": m.version, "seat": seat},
+                            headers={"Authorization": f"Token {m.seats[seat]['token']}"}) as r:
+        await r.read()
+        return r.status, float(r.headers.get("Retry-After") or 1)
+
+
+async def _send_ws(m: Mirror, seat: int, action: dict, timeout: float) -> tuple[int, float]:
+    """One try over the seat's socket: (status, retry_after); 200 for "acted"."""
+    ref = f"{m.id}.{m.version}.{random.getrandbits(32)}"
+    fut = asyncio.get_running_loop().create_future()
+    m.answers[ref] = fut
+    await m.sockets[seat].send_str(json.dumps({"type": "act", "action": action, "version": m.version, "ref": ref,
+                                               "seat": seat}))
+    try:
+        answer = await asyncio.wait_for(fut, timeout)
+    finally:
+        m.answers.pop(ref, None)
+    if answer["type"] == "acted":
+        return 200, 0.0
+    return int(answer.get("status") or 500), float(answer.get("retry_after") or 1)
+
+
+async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, frame_timeout: float,
+               via: str = "http", request_timeout: float = 15):
     seat = m.engine.to_move(m.state)[0]
     action = rng.choice(m.engine.legal_actions(m.state, seat))
     expected = m.version + 1
@@ -137,17 +177,22 @@ async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, f
     m.waiting[expected] = ({s for s in range(len(m.seats)) if s != seat}, fut)
     t0 = time.perf_counter()
     try:
-        async with session.post(f"{base}/api/matches/{m.id}/actions/",
-                                json={"action": action, "version": m.version},
-                                headers={"Authorization": f"Token {m.seats[seat]['token']}"}) as r:
-            await r.read()
-            status = r.status
-    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        for _ in range(MAX_SHED_RETRIES):
+            t_try = time.perf_counter()
+            if via == "ws":
+                status, retry_after = await _send_ws(m, seat, action, request_timeout)
+            else:
+                status, retry_after = await _post(session, base, m, seat, action)
+            if status not in SHED:
+                break
+            stats["shed"] += 1
+            await asyncio.sleep(retry_after * (0.5 + random.random()))  # jitter: not all back at once
+    except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
         stats["errors"][type(exc).__name__] = stats["errors"].get(type(exc).__name__, 0) + 1
         m.waiting.pop(expected, None)
         m.over = True  # unknown outcome: stop moving this match
         return False
-    t_post = time.perf_counter() - t0
+    t_post = time.perf_counter() - t_try
     if status != 200:
         stats["errors"][str(status)] = stats["errors"].get(str(status), 0) + 1
         m.waiting.pop(expected, None)
@@ -169,7 +214,7 @@ async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, f
 
 
 def new_stats() -> dict:
-    return {"post": [], "rtt": [], "errors": {}, "lost_frames": 0, "done": 0}
+    return {"post": [], "rtt": [], "errors": {}, "lost_frames": 0, "done": 0, "shed": 0}
 
 
 def cpu_seconds() -> float:
@@ -214,7 +259,7 @@ async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> 
                 await asyncio.sleep(delay)
             else:
                 lag.append(-delay)
-            await move(session, args.base, m, rng, stats, args.frame_timeout)
+            await move(session, args.base, m, rng, stats, args.frame_timeout, args.via, args.request_timeout)
             at += rng.expovariate(per_match)
 
     await asyncio.gather(*(runner(m) for m in mirrors))
@@ -224,6 +269,7 @@ async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> 
             "achieved_rate": round(stats["done"] / elapsed, 1), "actions": stats["done"],
             "post_ms": summary_ms(stats["post"]), "round_trip_ms": summary_ms(stats["rtt"]),
             "errors": stats["errors"], "lost_frames": stats["lost_frames"], "active_matches_left": active_left,
+            "shed": stats["shed"], "via": args.via,
             "late_starts_over_100ms": sum(1 for x in lag if x > 0.1),
             "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
 
@@ -243,7 +289,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
 
         async def runner(m: Mirror):
             while not m.over and time.perf_counter() < end:
-                await move(session, args.base, m, rng, stats, args.frame_timeout)
+                await move(session, args.base, m, rng, stats, args.frame_timeout, args.via, args.request_timeout)
 
         await asyncio.gather(*(runner(m) for m in active))
         elapsed = time.perf_counter() - start
@@ -254,6 +300,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
             "actions_per_s": round(stats["done"] / elapsed, 1), "post_ms": summary_ms(stats["post"]),
             "round_trip_ms": summary_ms(stats["rtt"]), "errors": stats["errors"],
             "lost_frames": stats["lost_frames"], "finished_matches": sum(1 for m in active if m.over),
+            "shed": stats["shed"], "via": args.via,
             "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
 
 
@@ -317,10 +364,14 @@ def main() -> None:
     ap.add_argument("--frame-timeout", type=float, default=10)
     ap.add_argument("--request-timeout", type=float, default=15, help="a POST slower than this counts as an error")
     ap.add_argument("--sockets", type=int, default=5000)
+    ap.add_argument("--floor", action="store_true", help="the bare move of bench/floor.py (same stack)")
+    ap.add_argument("--via", choices=["http", "ws"], default="http",
+                    help="moves as POST /api/matches/{id}/actions/ or over the seat's socket")
     ap.add_argument("--requests", type=int, default=200)
     args = ap.parse_args()
-    global WS_BASE
+    global WS_BASE, FLOOR
     WS_BASE = args.ws_base.rstrip("/")
+    FLOOR = args.floor
     try:
         import uvloop
         factory = uvloop.new_event_loop

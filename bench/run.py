@@ -12,7 +12,9 @@ docs/performance.md by hand, with the command.
     .venv/bin/python bench/run.py lists       # 10,000 invitations, 200 matches: page latency
     .venv/bin/python bench/run.py all --smoke # everything tiny (CI: tests/drills/test_bench_smoke.py)
 
-Options: --workers N (uvicorn workers, default 2), --server daphne|split, --runs K (median of K).
+Options: --workers N (uvicorn workers, default 2), --server daphne|split, --runs K (median of K),
+--via http|ws (moves as API POSTs or over the seat sockets), --floor (also the bare move of
+bench/floor.py on the same stack, with our figures as multiples of it: "times_floor").
 """
 from __future__ import annotations
 
@@ -35,9 +37,9 @@ from stack import PY, Stack  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 
 FULL = {"matches": 500, "players": 4, "rates": "100,200,300", "duration": 20, "sustained_s": 15,
-        "idle": 5000, "invitations": 10_000, "my_matches": 200, "requests": 200}
+        "idle": 5000, "invitations": 10_000, "my_matches": 200, "requests": 200, "via": "http"}
 SMOKE = {"matches": 6, "players": 2, "rates": "10", "duration": 3, "sustained_s": 3,
-         "idle": 100, "invitations": 300, "my_matches": 20, "requests": 20}
+         "idle": 100, "invitations": 300, "my_matches": 20, "requests": 20, "via": "http"}
 
 
 def machine() -> dict:
@@ -61,14 +63,29 @@ def client(*args: str, timeout: float = 900) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def bench_moves(stack: Stack, p: dict, sustained: bool, prefix: str) -> dict:
+def bench_moves(stack: Stack, p: dict, sustained: bool, prefix: str, floor: bool = False) -> dict:
     _, path = seed(stack, "matches", "--matches", str(p["matches"]), "--players", str(p["players"]),
                    "--prefix", prefix)
+    common = ["--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base, "--via", p["via"],
+              *(["--floor"] if floor else [])]
     if sustained:
-        return client("sustained", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base,
-                      "--duration", str(p["sustained_s"]))
-    return client("moves", "--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base, "--rate", p["rates"],
-                  "--duration", str(p["duration"]))
+        return client("sustained", *common, "--duration", str(p["sustained_s"]))
+    return client("moves", *common, "--rate", p["rates"], "--duration", str(p["duration"]))
+
+
+def against_floor(ours: dict, floor: dict) -> dict:
+    """Our figures as multiples of the floor's (throughput: floor / ours, so > 1 means slower)."""
+    def ratio(a, b):
+        return round(a / b, 2) if a and b else None
+
+    def pair(o, f):
+        return {"actions_per_s": ratio(f.get("actions_per_s") or f.get("achieved_rate"),
+                                       o.get("actions_per_s") or o.get("achieved_rate")),
+                "round_trip_p50": ratio(o["round_trip_ms"]["p50"], f["round_trip_ms"]["p50"]),
+                "round_trip_p99": ratio(o["round_trip_ms"]["p99"], f["round_trip_ms"]["p99"])}
+    if "phases" in ours:
+        return {"phases": [pair(o, f) for o, f in zip(ours["phases"], floor["phases"])]}
+    return pair(ours, floor)
 
 
 def bench_idle(stack: Stack, p: dict, prefix: str) -> dict:
@@ -104,16 +121,21 @@ def main() -> None:
     ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "daphne", "split"],
                     help="split: gunicorn for HTTP beside uvicorn for websockets")
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--ws-workers", type=int, default=2, help="split: uvicorn processes for the websockets")
     ap.add_argument("--http-port", type=int, default=8810)
     ap.add_argument("--pg-port", type=int, default=5440)
     ap.add_argument("--redis-port", type=int, default=6390)
     ap.add_argument("--matches", type=int)
     ap.add_argument("--rates")
     ap.add_argument("--duration", type=float)
+    ap.add_argument("--via", choices=["http", "ws"], default="http",
+                    help="moves as HTTP POSTs (the API) or over the seat's websocket")
+    ap.add_argument("--floor", action="store_true",
+                    help="also run the bare move (bench/floor.py) on the same stack and report the ratios")
     ap.add_argument("--out")
     args = ap.parse_args()
     p = dict(SMOKE if args.smoke else FULL)
-    for key in ("matches", "rates", "duration"):
+    for key in ("matches", "rates", "duration", "via"):
         if getattr(args, key) is not None:
             p[key] = getattr(args, key)
     if args.duration is not None:
@@ -122,7 +144,8 @@ def main() -> None:
     report = {"what": args.what, "smoke": args.smoke, "params": p, "workers": args.workers, "server": args.server,
               "machine": machine(), "runs": []}
     whats = ["moves", "sustained", "idle", "lists"] if args.what == "all" else [args.what]
-    with Stack(workers=args.workers, server=args.server, http_port=args.http_port, pg_port=args.pg_port,
+    with Stack(workers=args.workers, server=args.server, ws_workers=args.ws_workers, http_port=args.http_port,
+               pg_port=args.pg_port,
                redis_port=args.redis_port) as stack:
         for run in range(args.runs):
             result = {}
@@ -130,6 +153,10 @@ def main() -> None:
                 prefix = f"r{run}{what[:2]}"
                 if what in ("moves", "sustained"):
                     result[what] = bench_moves(stack, p, what == "sustained", prefix)
+                    if args.floor:  # the bare move, same stack, fresh matches, right after
+                        floor = bench_moves(stack, p, what == "sustained", prefix + "f", floor=True)
+                        result[what]["floor"] = floor
+                        result[what]["times_floor"] = against_floor(result[what], floor)
                 elif what == "idle":
                     result[what] = bench_idle(stack, p, prefix)
                 else:

@@ -55,10 +55,10 @@ def _as_postgres(args: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 class Stack:
-    def __init__(self, *, workers: int = 2, server: str = "uvicorn", http_port: int = 8810,
+    def __init__(self, *, workers: int = 2, server: str = "uvicorn", http_port: int = 8810, ws_workers: int = 2,
                  pg_port: int = 5440, redis_port: int = 6390, worker: bool = True,
                  database: str = "spieltisch_bench", extra_env: dict | None = None, fresh: bool = True):
-        self.workers, self.server, self.http_port = workers, server, http_port
+        self.workers, self.server, self.http_port, self.ws_workers = workers, server, http_port, ws_workers
         self.pg_port, self.redis_port, self.with_worker = pg_port, redis_port, worker
         self.database, self.fresh = database, fresh
         self.pgdata = Path(f"/tmp/spieltisch-bench-pg-{pg_port}")
@@ -72,6 +72,7 @@ class Stack:
                     "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "DJANGO_DEBUG": "0",
                     "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
                     "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
+                    "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
                     **(extra_env or {})}
         self.env.pop("EMAIL_HOST", None)
 
@@ -225,7 +226,10 @@ class Stack:
             args = [PY, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{self.http_port}",
                     "-w", str(self.workers), "-k", "gthread", "--threads", "4", "--backlog", "4096",
                     "--log-level", "warning"]
-            ws = subprocess.Popen(uvicorn + ["--port", str(self.ws_port)], cwd=ROOT, env=self.env,
+            # The socket server's database work (socket connects, socket moves) runs on one thread
+            # per process (channels' database_sync_to_async): one kept connection, not one per move.
+            ws = subprocess.Popen(uvicorn + ["--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
+                                  env={**self.env, "DB_CONN_MAX_AGE": "60"},
                                   stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
                                   start_new_session=True)
             self.procs["wsserver"] = ws

@@ -204,8 +204,10 @@ class Actions(APIView):
                    summary="Submit an action with the version it was chosen on (409 if stale)")
     def post(self, request, pk: int):
         data = _valid(ActionSerializer, request)
-        match_services.submit_action(pk, request.user, data["action"], data["version"])
-        return _match_response(request, pk)
+        done = match_services.act(pk, request.user, data["action"], data["version"])
+        # The match as the move left it, not re-read: a later move may already have followed
+        # (the answer then still shows this move's result, version included).
+        return Response(presenters.api_payload(registry.get(done.match.game), done.match, done.seats, done.seat))
 
 
 class Undo(APIView):

@@ -25,6 +25,11 @@ from matches.routing import websocket_urlpatterns  # noqa: E402
 
 from config.wsrefuse import refuse_unrouted  # noqa: E402
 
+if os.environ.get("BENCH_FLOOR") == "1":  # the benchmark's bare move (bench/floor.py); never on a site
+    from bench.floor import websocket_urlpatterns as floor_routes  # noqa: E402
+
+    websocket_urlpatterns = floor_routes + websocket_urlpatterns
+
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
     # Unknown socket paths are refused (403 at the handshake), not a 500 with a traceback.

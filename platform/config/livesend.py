@@ -35,9 +35,10 @@ def _is_redis(layer) -> bool:
     # isinstance, not the module name: the site's layer is a subclass in config.channel_layer.
     try:
         from channels_redis.core import RedisChannelLayer
+        from channels_redis.pubsub import RedisPubSubChannelLayer
     except ImportError:
         return False
-    return isinstance(layer, RedisChannelLayer)
+    return isinstance(layer, (RedisChannelLayer, RedisPubSubChannelLayer))
 
 
 def group_send(layer, group: str, message: dict, timeout: float = 5.0) -> None:
@@ -52,6 +53,13 @@ def group_send_soon(layer, messages: list[tuple[str, dict]]) -> None:
     need not wait for its frames. Failures are logged; clients catch up by version, and a
     frame that overtakes an older one makes the older one a no-op (frontend/live.js)."""
     async def send_all():
+        many = getattr(layer, "group_send_many", None)
+        if many is not None:  # our Redis layer: all groups in two round trips
+            try:
+                await many(messages)
+            except Exception as exc:
+                logger.warning("push of %d frames failed: %r", len(messages), exc)
+            return
         results = await asyncio.gather(*(layer.group_send(g, m) for g, m in messages), return_exceptions=True)
         for (group, _), result in zip(messages, results):
             if isinstance(result, BaseException):

@@ -120,7 +120,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
-        "BACKEND": "config.channel_layer.BlockingPoolRedisChannelLayer",  # waits for a free connection
+        # Pub/sub: one subscribed connection per process fans frames out to its sockets (a change's
+        # round trip at 100 moves/s: docs/performance.md). CHANNEL_LAYER=lists: the list-based
+        # layer (a blocking pop per message; messages wait in Redis for a consumer that is away).
+        "BACKEND": ("config.channel_layer.BlockingPoolRedisChannelLayer" if os.environ.get("CHANNEL_LAYER") == "lists"
+                    else "config.channel_layer.PubSubChannelLayer"),
         # redis-py's async pool defaults to 100 connections; more sockets than that fail.
         # redis-py 8 reads with a 5 s socket timeout, the very time channels-redis blocks in
         # BZPOPMIN: under load the read times out and the socket's consumer dies. Give it room.

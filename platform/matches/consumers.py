@@ -6,12 +6,16 @@ for spectators of a public match. Frames are pre-rendered JSON from matches.live
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import live
+from . import live, socketmoves
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    seat = None  # the socket's seat number if its user plays in the match
+    lang = "en"
+
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.bucket = socketmoves.Bucket()
         self.group = await self._group_for(self.scope.get("user"))
         if self.group is None:
             await self.close(code=4403)
@@ -33,6 +37,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if user is not None and user.is_authenticated:
             seat = Seat.objects.filter(match_id=self.match_id, user=user).values_list("seat", flat=True).first()
             if seat is not None:
+                self.seat = seat
+                profile = getattr(user, "profile", None)  # the language of refusals sent to this socket
+                self.lang = getattr(profile, "language", None) or "en"
                 return live.seat_group(self.match_id, seat)
         return live.public_group(self.match_id) if match.public else None
 
@@ -43,7 +50,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # moves go through HTTP (one code path, CSRF and versions); the socket only listens
+        # A seated player's moves (matches/socketmoves.py); the same service as the HTTP API.
+        await socketmoves.handle(self, text_data)
 
     async def match_frame(self, event):
         await self.send(text_data=event["text"])

@@ -8,6 +8,7 @@ to the log and rewrites the snapshot. Pushes and background jobs are scheduled w
 from __future__ import annotations
 
 import contextvars
+from dataclasses import dataclass
 from datetime import timedelta
 import logging
 import secrets
@@ -100,19 +101,34 @@ def _check_version(match: Match, version) -> None:
             version=match.version)
 
 
-def submit_action(match_id: int, user, action, version) -> LogEntry:
+@dataclass(frozen=True)
+class Acted:
+    """A committed move with the match and seats as it left them (an answer needs no re-read)."""
+    entry: LogEntry
+    match: Match
+    seats: list[Seat]
+    seat: Seat
+
+
+def act(match_id: int, user, action, version) -> Acted:
     """A player's move. Raises StaleVersion (409), NotSeated/NotYourTurn (403), IllegalMove (400)."""
     if not isinstance(action, dict):
         raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
         match = _locked(match_id)
-        # Every seat at once: the mover's check, the turn bookkeeping and the bot check share it.
-        seats = list(Seat.objects.filter(match=match))
+        # Every seat at once: the mover's check, the turn bookkeeping, the bot check and the
+        # answer (user names) share it.
+        seats = list(Seat.objects.filter(match=match).select_related("user"))
         seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
         _check_version(match, version)
         if seat.resigned:
             raise NotYourTurn(_("You have left this match."))
-        return _apply(match, seat.seat, action, seats=seats)
+        entry = _apply(match, seat.seat, action, seats=seats)
+    return Acted(entry, match, seats, seat)
+
+
+def submit_action(match_id: int, user, action, version) -> LogEntry:
+    return act(match_id, user, action, version).entry
 
 
 def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION,

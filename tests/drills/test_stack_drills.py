@@ -139,6 +139,11 @@ def test_bench_smoke(stack):
     assert moves["round_trip_ms"]["n"] == moves["actions"]
     sustained = run.bench_moves(stack, p, True, "ss")
     assert sustained["actions"] > 0 and sustained["errors"] == {} and sustained["lost_frames"] == 0, sustained
+    # Moves over the seat sockets, and the bare move of bench/floor.py, on the same stack.
+    for floor in (False, True):
+        over_ws = run.bench_moves(stack, {**p, "via": "ws"}, True, f"sw{int(floor)}", floor=floor)
+        assert over_ws["actions"] > 0 and over_ws["errors"] == {} and over_ws["lost_frames"] == 0, over_ws
+        assert over_ws["round_trip_ms"]["n"] == over_ws["actions"]
     idle = run.bench_idle(stack, p, "si")
     assert idle["sockets"] == 50 and idle["server_rss_after_mib"] > 0
     lists = run.bench_lists(stack, p, "sl")

@@ -1,0 +1,152 @@
+"""Moves over the websocket a seated player already holds.
+
+The socket knows its user, match and seat from the handshake, so a move needs no HTTP request,
+no session or token lookup and no middleware: it goes straight to ``services.submit_action``,
+the same single writer as ``POST /api/matches/{id}/actions/`` (row lock, version check, per-seat
+frames after commit). The HTTP API stays for every other client.
+
+Client → server:  {"type": "act", "action": {...}, "version": 12, "ref": "any short id"}
+Server → client:  {"type": "acted", "ref": ..., "version": 13}
+                  {"type": "refused", "ref": ..., "status": 409, "error": "stale_version",
+                   "detail": "...", "version": 13}      (the HTTP API's error shape + status)
+                  {"type": "refused", "ref": ..., "status": 503, "error": "busy", "retry_after": 1}
+The new view itself arrives as the seat's usual ``match.update`` frame.
+
+Threads: a process runs its socket moves on a few threads of its own (``MOVE_THREADS``), each
+with its own kept database connection (run the socket server with DB_CONN_MAX_AGE > 0, as
+`make ws` does). One thread would serialise the moves behind each other's database round trips
+(measured: the thread spent most of its time waiting for PostgreSQL, at 40 moves/s); the row
+lock keeps one writer per match whatever the thread.
+
+Overload: when more than ``MAX_WAITING`` moves of a process are accepted and not yet answered,
+new ones are refused at once with 503 + retry_after (the client backs off and sends again)
+instead of queueing without bound: latency stays bounded and no frame or connection is dropped.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from channels.db import DatabaseSyncToAsync
+from django.db import DatabaseError, InterfaceError
+from django.utils import translation
+
+from games import safejson
+
+from .errors import MatchError
+
+logger = logging.getLogger(__name__)
+
+MAX_TEXT = 64 * 1024  # far beyond any action the games define
+MAX_WAITING = 48  # moves of this process waiting for the database thread before new ones are refused
+RETRY_AFTER_S = 1
+RATE, BURST = 10.0, 20  # per socket: moves per second, and the burst allowed
+MOVE_THREADS = 4
+
+_waiting = 0  # this process's socket moves accepted and not yet answered
+
+
+def _reply(kind: str, ref, **fields) -> str:
+    return json.dumps({"type": kind, "ref": ref, **fields})
+
+
+class Bucket:
+    """A token bucket per socket, in memory: no Redis round trip per move."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST):
+        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def parse(text: str | None) -> tuple[dict | None, object, str | None]:
+    """(message, ref, problem): a dict with type "act", or the reason it is refused."""
+    if text is None or len(text) > MAX_TEXT:
+        return None, None, "Send one JSON text message of at most 64 KiB."
+    try:
+        data = safejson.loads(text)
+    except ValueError:
+        return None, None, "The message is not valid JSON."
+    if not isinstance(data, dict):
+        return None, None, "The message must be a JSON object."
+    ref = data.get("ref")
+    if not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64:
+        ref = None
+    if data.get("type") != "act":
+        return None, ref, "Unknown message type (this socket takes {\"type\": \"act\", ...})."
+    return data, ref, None
+
+
+async def handle(consumer, text: str | None) -> None:
+    """Answer one message from a match socket."""
+    global _waiting
+    data, ref, problem = parse(text)
+    if problem:
+        await consumer.send(text_data=_reply("refused", ref, status=400, error="invalid", detail=problem))
+        return
+    if consumer.seat is None:
+        await consumer.send(text_data=_reply("refused", ref, status=403, error="not_seated",
+                                             detail="Only a seated player can move."))
+        return
+    if not consumer.bucket.take():
+        await consumer.send(text_data=_reply("refused", ref, status=429, error="throttled",
+                                             detail="Too many moves; wait a moment.", retry_after=RETRY_AFTER_S))
+        return
+    if _waiting >= MAX_WAITING:
+        await consumer.send(text_data=_reply("refused", ref, status=503, error="busy",
+                                             detail="The server is busy; send the move again shortly.",
+                                             retry_after=RETRY_AFTER_S))
+        return
+    _waiting += 1
+    try:
+        answer = await _act(consumer.match_id, consumer.scope["user"], consumer.lang, data.get("action"),
+                            data.get("version"), ref)
+    finally:
+        _waiting -= 1
+    await consumer.send(text_data=answer)
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _threads() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="socket-moves")
+        return _executor
+
+
+async def _act(*args) -> str:
+    # DatabaseSyncToAsync: the thread's connection is checked (and replaced if broken or too old)
+    # before and after each move, as for every database call from a consumer.
+    return await DatabaseSyncToAsync(_act_now, thread_sensitive=False, executor=_threads())(*args)
+
+
+def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:
+    from .services import submit_action
+
+    with translation.override(lang):
+        try:
+            entry = submit_action(match_id, user, action, version)
+        except MatchError as exc:
+            extra = {k: v for k, v in exc.extra.items() if isinstance(v, (str, int, float, bool, type(None)))}
+            return _reply("refused", ref, status=exc.status, error=exc.code, detail=exc.message, **extra)
+        except (DatabaseError, InterfaceError):
+            # Nothing was applied (the transaction rolled back); the database is away or restarting.
+            logger.warning("socket move on match %s: database unavailable", match_id, exc_info=True)
+            return _reply("refused", ref, status=503, error="unavailable",
+                          detail="The server cannot reach its database; send the move again shortly.",
+                          retry_after=2)
+    return _reply("acted", ref, version=entry.seq)
