@@ -225,6 +225,9 @@ class Stack:
             # Threads live as long as the process: each keeps its database connection.
             args = [PY, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{self.http_port}",
                     "-w", str(self.workers), "-k", "gthread", "--threads", "4", "--backlog", "4096",
+                    # Keep-alive longer than a client's idle pool connection: with gunicorn's 2 s the
+                    # server closed connections the client was just reusing (ClientOSError).
+                    "--keep-alive", "75",
                     "--log-level", "warning"]
             # The socket server's database work (socket connects, socket moves) runs on one thread
             # per process (channels' database_sync_to_async): one kept connection, not one per move.

@@ -186,8 +186,13 @@ def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
             if place:
                 s.place, s.score = place.get("place"), place.get("score")
             changed.append(s)
-    if changed:
-        Seat.objects.bulk_update(changed, ["to_move", "to_move_since", "place", "score"])
+    # One plain UPDATE per distinct set of values (a turn passing: two): bulk_update's CASE
+    # expressions cost more CPU to build than the extra round trip.
+    groups: dict[tuple, list[int]] = {}
+    for s in changed:
+        groups.setdefault((s.to_move, s.to_move_since, s.place, s.score), []).append(s.pk)
+    for (to_move, since, place, score), ids in groups.items():
+        Seat.objects.filter(pk__in=ids).update(to_move=to_move, to_move_since=since, place=place, score=score)
 
 
 def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:

@@ -30,8 +30,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import DatabaseSyncToAsync
-from django.db import DatabaseError, InterfaceError
+from asgiref.sync import SyncToAsync
+from django.db import DatabaseError, InterfaceError, connection
 from django.utils import translation
 
 from games import safejson
@@ -41,7 +41,7 @@ from .errors import MatchError
 logger = logging.getLogger(__name__)
 
 MAX_TEXT = 64 * 1024  # far beyond any action the games define
-MAX_WAITING = 48  # moves of this process waiting for the database thread before new ones are refused
+MAX_WAITING = 64  # moves of this process accepted and not yet answered before new ones are refused (~1 s of work)
 RETRY_AFTER_S = 1
 RATE, BURST = 10.0, 20  # per socket: moves per second, and the burst allowed
 MOVE_THREADS = 4
@@ -129,9 +129,22 @@ def _threads() -> ThreadPoolExecutor:
 
 
 async def _act(*args) -> str:
-    # DatabaseSyncToAsync: the thread's connection is checked (and replaced if broken or too old)
-    # before and after each move, as for every database call from a consumer.
-    return await DatabaseSyncToAsync(_act_now, thread_sensitive=False, executor=_threads())(*args)
+    return await SyncToAsync(_act_kept, thread_sensitive=False, executor=_threads())(*args)
+
+
+def _act_kept(*args) -> str:
+    """A move on this thread's kept connection. Django's usual per-call tidy-up
+    (close_old_connections, as DatabaseSyncToAsync does before and after) re-arms the health
+    check, which costs a ``SELECT 1`` round trip per move; here the connection is closed only
+    when it is too old or a move hit a database error (that move answered 503; the next one
+    reconnects)."""
+    try:
+        return _act_now(*args)
+    finally:
+        conn = connection
+        if conn.connection is not None and (conn.errors_occurred or not conn.get_autocommit() or (
+                conn.close_at is not None and time.monotonic() >= conn.close_at)):
+            conn.close_if_unusable_or_obsolete()
 
 
 def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:

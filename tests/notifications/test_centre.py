@@ -77,14 +77,21 @@ def test_open_marks_read_and_follows_the_link(make_user):
 
 
 def test_new_notification_is_pushed_to_the_users_pages(make_user):
-    anna = make_user("anna")
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(user_group(anna.id), channel)
-    _notify(anna, 1)
+    import asyncio
     import json
 
-    frame = json.loads(async_to_sync(layer.receive)(channel)["text"])
+    from asgiref.sync import sync_to_async
+
+    anna = make_user("anna")
+    layer = get_channel_layer()
+
+    async def scenario():  # one event loop: a pub/sub layer's subscriptions belong to their loop
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(anna.id), channel)
+        await sync_to_async(_notify)(anna, 1)
+        return await asyncio.wait_for(layer.receive(channel), 10)
+
+    frame = json.loads(async_to_sync(scenario)()["text"])
     assert frame["type"] == "notification" and frame["unread"] == 1
     assert frame["text"].startswith("Tournament T: round 1")
 

@@ -163,17 +163,20 @@ def test_a_join_pushes_a_seats_frame_to_the_hosts_pages(make_user, settings):
     host, anna = make_user("host"), make_user("anna")
     inv = lobby.create_invitation(host, game="kartenduell", players=3)
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(user_group(host.id), channel)
-    lobby.join(inv.pk, anna)
     import asyncio
 
-    async def next_frame():
-        return json.loads((await asyncio.wait_for(layer.receive(channel), 10))["text"])
+    from asgiref.sync import sync_to_async
 
-    frames = [async_to_sync(next_frame)()]
-    while frames[-1]["type"] != "invitation":  # the join also brings the "joined" notification frame
-        frames.append(async_to_sync(next_frame)())
+    async def scenario():  # one event loop: a pub/sub layer's subscriptions belong to their loop
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(host.id), channel)
+        await sync_to_async(lobby.join)(inv.pk, anna)
+        frames = []
+        while not frames or frames[-1]["type"] != "invitation":  # the join also brings the "joined" frame
+            frames.append(json.loads((await asyncio.wait_for(layer.receive(channel), 10))["text"]))
+        return frames
+
+    frames = async_to_sync(scenario)()
     assert frames[-1] == {"type": "invitation", "invitation": inv.pk, "seats_taken": 2}
     # The seat list itself: 204 while unchanged, the new list otherwise.
     client = _client(host)
