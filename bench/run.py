@@ -152,9 +152,11 @@ def main() -> None:
             for what in whats:
                 prefix = f"r{run}{what[:2]}"
                 if what in ("moves", "sustained"):
+                    # The bare move first (same stack, its own fresh matches): ours leaves follow-up
+                    # work queued for the worker, which would run during a floor run after it.
+                    floor = bench_moves(stack, p, what == "sustained", prefix + "f", floor=True) if args.floor else None
                     result[what] = bench_moves(stack, p, what == "sustained", prefix)
-                    if args.floor:  # the bare move, same stack, fresh matches, right after
-                        floor = bench_moves(stack, p, what == "sustained", prefix + "f", floor=True)
+                    if floor is not None:
                         result[what]["floor"] = floor
                         result[what]["times_floor"] = against_floor(result[what], floor)
                 elif what == "idle":

@@ -61,6 +61,7 @@ class Stack:
         self.workers, self.server, self.http_port, self.ws_workers = workers, server, http_port, ws_workers
         self.pg_port, self.redis_port, self.with_worker = pg_port, redis_port, worker
         self.database, self.fresh = database, fresh
+        self.fresh_redis = fresh
         self.pgdata = Path(f"/tmp/spieltisch-bench-pg-{pg_port}")
         self.procs: dict[str, subprocess.Popen] = {}
         self.worker_restarts = 0  # by the supervisor, after the worker died on its own
@@ -179,6 +180,10 @@ class Stack:
 
     # --- Redis ----------------------------------------------------------------------------------
     def start_redis(self) -> None:
+        if self.fresh_redis:  # a new stack starts empty: no tasks or frames left by an earlier one
+            self.fresh_redis = False
+            for old in Path("/tmp/appendonlydir").glob(f"spieltisch-bench-{self.redis_port}.aof*"):
+                old.unlink()
         proc = self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
                                      "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
                                      "--dir", "/tmp", "--appendfilename", f"spieltisch-bench-{self.redis_port}.aof",
