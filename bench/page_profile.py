@@ -2,7 +2,7 @@
 pages and their API lists, with 10,000 open invitations and 200 matches of the requesting user,
 driven by Django's test client against PostgreSQL.
 
-    python bench/page_profile.py [--requests 50] [--profile lobby_page] [--db spieltisch_pages]
+    python bench/page_profile.py [--requests 50] [--profile lobby_page] [--db spieltisch_pages] [--no-freeze]
 
 Prints wall and CPU ms (p50/p95) and SQL statements per request; --profile NAME shows the top
 functions of one page. The database named by --db is dropped and recreated."""
@@ -34,6 +34,7 @@ def main() -> None:
     ap.add_argument("--my-matches", type=int, default=200)
     ap.add_argument("--profile", default="")
     ap.add_argument("--db", default="spieltisch_pages")
+    ap.add_argument("--no-freeze", action="store_true", help="leave the start-up heap to the garbage collector")
     args = ap.parse_args()
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"drop database if exists {args.db}"], check=True)
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"create database {args.db}"], check=True)
@@ -52,6 +53,11 @@ def main() -> None:
     import seed
 
     data = seed.seed_lists(args.invitations, args.my_matches, "pg")
+    from config.warmup import freeze_heap, import_urls
+
+    import_urls()
+    if not args.no_freeze:
+        freeze_heap()  # as the server processes do at start-up (config/wsgi.py)
     lister = data["lister"]
     client = Client()
     client.cookies["sessionid"] = lister["session"]
@@ -64,6 +70,7 @@ def main() -> None:
             assert client.get(url, **headers).status_code == 200, url
         with CaptureQueriesContext(connection) as q:
             client.get(url, **headers)
+        n_sql = len(q.captured_queries)  # now: the next request's request_started clears the log
         walls, cpus = [], []
         for _ in range(args.requests):
             c0, w0 = time.process_time(), time.perf_counter()
@@ -72,7 +79,8 @@ def main() -> None:
             walls.append(1000 * (time.perf_counter() - w0))
             assert r.status_code == 200
         print(f"{name:16} wall p50 {statistics.median(walls):6.1f} p95 {pct(walls, 95):6.1f} ms | CPU p50 "
-              f"{statistics.median(cpus):6.1f} ms | {len(q.captured_queries)} SQL | {len(r.content) // 1024} KiB")
+              f"{statistics.median(cpus):6.1f} p95 {pct(cpus, 95):6.1f} ms | {n_sql} SQL | "
+              f"{len(r.content) // 1024} KiB")
         if name == args.profile:
             prof = cProfile.Profile()
             prof.runcall(client.get, url, **headers)

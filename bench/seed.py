@@ -88,7 +88,19 @@ def seed_lists(invitations: int, my_matches: int, prefix: str) -> dict:
             start_match(game="alchemist", entrants=[{"user": lister_obj, "bot": "", "choices": {}},
                                                     {"user": others[m % len(others)], "bot": "", "choices": {}}],
                         options={}, public=True, seed=5000 + m)
+    _analyze()
     return {"lister": lister, "invitations": invitations, "my_matches": my_matches}
+
+
+def _analyze() -> None:
+    """Planner statistics for the freshly bulk-loaded tables, as a live database has them
+    (autovacuum gathers them about a minute later): without them PostgreSQL guessed 6 open
+    invitations and read and sorted all 10,000 for a 200-row page (9 ms instead of 0.7 ms)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def main() -> None:

@@ -214,13 +214,7 @@ def invitation_action(request, pk: int, verb: str):
 @login_required
 def my_games(request):
     lang = _lang()
-    matches = list(match_queries.my_matches(request.user)[:100])
-    rows = []
-    for m in matches:
-        seats = list(m.seats.all())
-        rows.append({"match": m, "game_name": game_name(m.game, lang), "my_turn": bool(m.my_turn),
-                     "players": [s.name for s in seats],
-                     "my_place": next((s.place for s in seats if s.user_id == request.user.id), None)})
+    rows = [{**row, "game_name": game_name(row["game"], lang)} for row in match_queries.my_games_rows(request.user)]
     waiting = list(lobby_queries.open_invitations(request.user).filter(entries__user=request.user)[:50])
     invited = [{"inv": i, "game_name": game_name(i.game, lang), "options": _option_labels(i, lang)}
                for i in lobby_queries.invited_to(request.user)[:50]]

@@ -59,23 +59,17 @@ class InvitationList(APIView):
             if not request.user.is_authenticated:
                 return Response({"error": "not_authenticated", "detail": "Log in to see invitations to you."},
                                 status=401)
-            qs = lobby_queries.invited_to(request.user).prefetch_related("invitees")
-            return Response(InvitationSerializer(qs[:200], many=True).data)
+            return Response(lobby_queries.invitation_rows(lobby_queries.invited_to(request.user)))
         status = request.query_params.get("status", "open")
-        players = request.query_params.get("players")
         if status != "open":
-            qs = Invitation.objects.filter(status=status, private=False).select_related("host") \
-                .prefetch_related("entries__user", "invitees")
+            qs = lobby_queries.invitations_with_status(status, request.query_params.get("game", ""))
         else:
             options = {k[7:]: _param_value(v) for k, v in request.query_params.items() if k.startswith("option.")}
             qs = lobby_queries.open_invitations(
                 request.user, game=request.query_params.get("game", ""),
-                players=small_int(players),
+                players=small_int(request.query_params.get("players")),
                 host=request.query_params.get("host", ""), options=options)
-        game = request.query_params.get("game")
-        if game and status != "open":
-            qs = qs.filter(game=game)
-        return Response(InvitationSerializer(qs[:200], many=True).data)
+        return Response(lobby_queries.invitation_rows(qs))
 
     @extend_schema(request=InvitationCreateSerializer, responses={201: InvitationSerializer},
                    summary="Create an invitation (the host takes the first seat)")
@@ -164,21 +158,8 @@ class MatchList(APIView):
             qs = match_queries.my_matches(request.user, to_move_only=request.query_params.get("to_move") == "1",
                                           status=status)
         else:
-            qs = match_queries.with_my_turn(
-                Match.objects.filter(public=True).defer("state", "seed").prefetch_related("seats__user"),
-                request.user).order_by("-updated_at")
-            if status:
-                qs = qs.filter(status=status)
-        rows, lang = [], translation.get_language()
-        for m in qs[:200]:
-            seats = list(m.seats.all())
-            rows.append({"id": m.pk, "game": m.game, "game_name": registry.display_name(m.game, lang),
-                         "status": m.status, "version": m.version,
-                         "to_move": m.to_move, "my_turn": bool(getattr(m, "my_turn", 0)),
-                         "seats": [{"seat": s.seat, "user": {"id": s.user_id, "username": s.user.username}
-                                    if s.user_id else None, "bot": s.bot or None} for s in seats],
-                         "outcome": m.outcome, "updated_at": m.updated_at})
-        return Response(rows)
+            qs = match_queries.public_matches(request.user, status)
+        return Response(match_queries.match_rows(qs))
 
 
 class MatchDetail(APIView):

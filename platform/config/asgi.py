@@ -13,7 +13,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from config.warmup import import_urls  # noqa: E402
+from config.warmup import freeze_heap, import_urls  # noqa: E402
 
 import_urls()
 
@@ -35,3 +35,5 @@ application = ProtocolTypeRouter({
     # Unknown socket paths are refused (403 at the handshake), not a 500 with a traceback.
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(refuse_unrouted(websocket_urlpatterns)))),
 })
+
+freeze_heap()  # last: everything above is loaded

@@ -7,6 +7,7 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 application = get_wsgi_application()
 
-from config.warmup import import_urls  # noqa: E402
+from config.warmup import freeze_heap, import_urls  # noqa: E402
 
 import_urls()
+freeze_heap()

@@ -1,7 +1,12 @@
 """Read-side queries for list pages: constant query counts whatever the number of matches."""
 from __future__ import annotations
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, Value, When
+from collections import defaultdict
+
+from django.db.models import Case, Exists, IntegerField, OuterRef, Value, When
+from django.utils import translation
+
+from games import registry
 
 from .models import Match, Seat
 
@@ -12,13 +17,12 @@ def my_turn_count(user) -> int:
 
 def my_matches(user, *, to_move_only: bool = False, status: str | None = None):
     """The user's matches: those where it is their turn first (longest waiting first), then
-    the other active ones, then finished ones, most recently changed first."""
+    the other active ones, then finished ones, most recently changed first. Read as rows by
+    ``match_rows`` (the API) and ``my_games_rows`` (the page), which fetch the seats."""
     qs = (Match.objects.filter(seats__user=user)
           # filter() before annotate() reuses the join, so this reads the user's own seat row
           .annotate(my_turn=Case(When(seats__to_move=True, then=Value(1)),
-                                 default=Value(0), output_field=IntegerField()))
-          .defer("state", "seed")
-          .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))))
+                                 default=Value(0), output_field=IntegerField())))
     if to_move_only:
         qs = qs.filter(my_turn=1, status=Match.Status.ACTIVE)
     if status:
@@ -36,6 +40,64 @@ def with_my_turn(qs, user):
     mine = Seat.objects.filter(match=OuterRef("pk"), user=user, to_move=True, resigned=False)
     return qs.annotate(my_turn=Case(When(Exists(mine), status=Match.Status.ACTIVE, then=Value(1)),
                                     default=Value(0), output_field=IntegerField()))
+
+
+def public_matches(user, status: str | None = None):
+    """Public matches, most recently changed first, with ``my_turn`` for ``user``."""
+    qs = with_my_turn(Match.objects.filter(public=True), user).order_by("-updated_at")
+    return qs.filter(status=status) if status else qs
+
+
+_ROW_COLUMNS = ("id", "game", "status", "version", "to_move", "my_turn", "outcome", "updated_at")
+
+
+def match_rows(qs, limit: int = 200) -> list[dict]:
+    """The API's match list: the first ``limit`` matches of ``qs`` (annotated with ``my_turn``)
+    with their seats, from plain column values in two queries — no model instances per row
+    (see lobby.queries.invitation_rows for why)."""
+    matches = list(qs.prefetch_related(None).values_list(*_ROW_COLUMNS)[:limit])
+    seats = _seats_of([row[0] for row in matches])
+    lang = translation.get_language()
+    names: dict[str, str] = {}
+    rows = []
+    for pk, game, status, version, to_move, my_turn, outcome, updated_at in matches:
+        if game not in names:
+            names[game] = registry.display_name(game, lang)
+        rows.append({"id": pk, "game": game, "game_name": names[game], "status": status, "version": version,
+                     "to_move": to_move, "my_turn": bool(my_turn),
+                     "seats": [{"seat": seat, "user": {"id": user_id, "username": username} if user_id else None,
+                                "bot": bot or None} for seat, user_id, username, bot, _ in seats[pk]],
+                     "outcome": outcome, "updated_at": iso_datetime(updated_at)})
+    return rows
+
+
+def my_games_rows(user, limit: int = 100) -> list[dict]:
+    """The "my games" page's matches (``my_matches`` order): id, game, status, my_turn,
+    updated_at, the players' names and the user's place, in two queries of plain values."""
+    matches = list(my_matches(user).values_list("id", "game", "status", "my_turn", "updated_at")[:limit])
+    seats = _seats_of([row[0] for row in matches])
+    return [{"id": pk, "game": game, "status": status, "my_turn": bool(my_turn), "updated_at": updated_at,
+             "players": [username if user_id else f"Bot ({bot})" for _, user_id, username, bot, _ in seats[pk]],
+             "my_place": next((place for _, user_id, _, _, place in seats[pk] if user_id == user.id), None)}
+            for pk, game, status, my_turn, updated_at in matches]
+
+
+def _seats_of(match_ids: list[int]) -> dict[int, list[tuple]]:
+    """Each match's seats as (seat, user_id, username, bot, place), in seat order: one query."""
+    seats = defaultdict(list)
+    for match_id, *seat in (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "seat")
+                            .values_list("match_id", "seat", "user_id", "user__username", "bot", "place")):
+        seats[match_id].append(seat)
+    return seats
+
+
+def iso_datetime(value, tz=None) -> str | None:
+    """``value`` as the API writes datetimes (REST framework's ISO 8601: UTC as "Z"), in ``tz``
+    if given (a DateTimeField: the active time zone)."""
+    if value is None:
+        return None
+    text = (value.astimezone(tz) if tz is not None else value).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def next_match_for(user) -> Match | None:
