@@ -140,7 +140,7 @@ async def _close_later(session):
 
 
 SHED = (429, 503)  # the server sheds load: back off for Retry-After, then send the move again
-MAX_SHED_RETRIES = 20
+MAX_SHED_RETRIES = 200  # a real client keeps trying; give up only on a server that never recovers
 
 
 async def _post(session, base: str, m: Mirror, seat: int, action: dict) -> tuple[int, float]:

@@ -132,19 +132,35 @@ async def _act(*args) -> str:
     return await SyncToAsync(_act_kept, thread_sensitive=False, executor=_threads())(*args)
 
 
+_db_failures = 0  # database errors seen by this process's move threads (a restart ends them all)
+_local = threading.local()
+
+
 def _act_kept(*args) -> str:
     """A move on this thread's kept connection. Django's usual per-call tidy-up
     (close_old_connections, as DatabaseSyncToAsync does before and after) re-arms the health
     check, which costs a ``SELECT 1`` round trip per move; here the connection is closed only
-    when it is too old or a move hit a database error (that move answered 503; the next one
-    reconnects)."""
+    when it is too old or a move hit a database error (that move answered 503). One thread's
+    error makes every move thread of the process reconnect before its next move: a PostgreSQL
+    restart ends all their connections, and each would otherwise fail one more move."""
+    conn = connection
+    if getattr(_local, "failures", 0) != _db_failures:
+        _local.failures = _db_failures
+        conn.close()
     try:
         return _act_now(*args)
     finally:
-        conn = connection
         if conn.connection is not None and (conn.errors_occurred or not conn.get_autocommit() or (
                 conn.close_at is not None and time.monotonic() >= conn.close_at)):
             conn.close_if_unusable_or_obsolete()
+
+
+def _database_failed() -> None:
+    """This thread's move met a database error: every move thread reconnects before its next move."""
+    global _db_failures
+    _db_failures += 1
+    _local.failures = _db_failures
+    connection.close()
 
 
 def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:
@@ -159,6 +175,7 @@ def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:
         except (DatabaseError, InterfaceError):
             # Nothing was applied (the transaction rolled back); the database is away or restarting.
             logger.warning("socket move on match %s: database unavailable", match_id, exc_info=True)
+            _database_failed()
             return _reply("refused", ref, status=503, error="unavailable",
                           detail="The server cannot reach its database; send the move again shortly.",
                           retry_after=2)

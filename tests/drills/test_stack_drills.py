@@ -355,3 +355,58 @@ def test_bot_move_while_redis_is_down(stack):
     while state()[1] != [0]:
         assert time.monotonic() < deadline, f"the bot never moved after Redis came back: {state()}"
         time.sleep(0.2)
+
+
+def test_socket_moves_across_a_postgres_restart():
+    """Moves over the seat socket on the production set-up (gunicorn + uvicorn ×2 for the
+    sockets, kept database connections): while PostgreSQL is down a move is refused with 503
+    and applied never; after the restart each socket-server process fails at most one more move
+    (all its move threads reconnect, not one failed move per thread) and then every move is
+    applied, exactly once."""
+    with Stack(workers=1, server="split", ws_workers=2, http_port=free_port(), pg_port=free_port(),
+               redis_port=free_port()) as st:
+        players = [Player(st, m) for m in seed(st, matches=6, prefix="w")]
+
+        async def move(player, sockets):
+            seat, action = player.next_move()
+            await sockets[seat].send_str(json.dumps({"type": "act", "action": action, "version": player.version}))
+            while True:
+                answer = json.loads((await sockets[seat].receive(timeout=15)).data)
+                if answer.get("type") in ("acted", "refused"):
+                    break
+            if answer["type"] == "acted":
+                player.state = player.engine.apply(player.state, seat, action).state
+                player.version += 1
+            return answer
+
+        async def drill():
+            async with aiohttp.ClientSession() as session:
+                sockets = [[await session.ws_connect(
+                    f"{st.ws_base}/ws/matches/{p.m['id']}/",
+                    headers={"Origin": st.base_url, "Cookie": f"sessionid={p.m['seats'][s]['session']}"})
+                    for s in range(2)] for p in players]
+                before = []
+                for _ in range(3):  # all matches at once: every move thread of both processes gets a connection
+                    before += await asyncio.gather(*(move(p, ws) for p, ws in zip(players, sockets)))
+                st.stop_postgres()
+                try:
+                    during = await move(players[0], sockets[0])
+                finally:
+                    st.start_postgres()
+                after = []
+                for _ in range(2):
+                    for p, ws in zip(players, sockets):
+                        after.append(await move(p, ws))
+                for pair in sockets:
+                    for ws in pair:
+                        await ws.close()
+                return before, during, after
+
+        before, during, after = asyncio.run(drill())
+        assert [a["type"] for a in before] == ["acted"] * len(before)
+        assert (during["type"], during["status"], during.get("retry_after", 0) > 0) == ("refused", 503, True)
+        refused = [a for a in after if a["type"] == "refused"]
+        assert all(a["status"] == 503 for a in refused) and len(refused) <= 2, after  # one per process at most
+        assert [a["type"] for a in after[-6:]] == ["acted"] * 6
+        for p in players:
+            assert log_is_exact(st, p.m["id"]) == (p.version, p.version, p.version)
