@@ -7,7 +7,9 @@ pushes, clocks and notifications) driven by Django's test client against Postgre
 Prints CPU ms per move (process time, so other load on the machine counts less than in wall
 time) and SQL statements per move; with --profile N the top functions of a cProfile run.
 The database named by --db is dropped and recreated, the Redis database of --redis flushed.
-MATCH_FOLLOW_UP_IN_WORKER=0 measures the follow-up (clocks, notifications) inline, as before."""
+MATCH_FOLLOW_UP_IN_WORKER=0 measures the follow-up (clocks, notifications) inline, as before;
+--follow-up runs it inline and also reports its own share (CPU, statements per move; with --sql
+one move's follow-up statements)."""
 from __future__ import annotations
 
 import argparse
@@ -30,6 +32,8 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=300)
     ap.add_argument("--profile", type=int, default=0, help="show the top N functions")
     ap.add_argument("--sql", action="store_true", help="print one move's SQL statements")
+    ap.add_argument("--follow-up", action="store_true",
+                    help="run the follow-up inline and report its CPU and statements separately")
     ap.add_argument("--db", default="spieltisch_prof")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     args = ap.parse_args()
@@ -37,6 +41,8 @@ def main() -> None:
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"create database {args.db}"], check=True)
     # Our own Redis database: the follow-up tasks queued by the moves (no worker runs here) go away.
     subprocess.run(["redis-cli", "-u", args.redis, "flushdb"], check=True, capture_output=True)
+    if args.follow_up:
+        os.environ["MATCH_FOLLOW_UP_IN_WORKER"] = "0"
     os.environ.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}", REDIS_URL=args.redis,
                       DJANGO_SETTINGS_MODULE="config.settings")
     import django
@@ -53,6 +59,31 @@ def main() -> None:
 
     from games import registry
     from matches.services import start_match
+
+    from matches import services as match_services
+
+    follow = {"cpu": 0.0, "n": 0, "statements": 0, "calls": 0, "sql": None, "capture": False}
+    if args.follow_up:  # the follow-up's own share, measured around send_change_signals
+        send = match_services.send_change_signals
+
+        def measured(*a, **kw):
+            if follow["capture"]:  # statements only while counting (recording them costs CPU)
+                with CaptureQueriesContext(connection) as q:
+                    send(*a, **kw)
+                follow["calls"] += 1
+                follow["statements"] += len(q.captured_queries)
+                follow["sql"] = [query["sql"] for query in q.captured_queries]
+                return
+            # This thread's CPU only: the frames' background loop runs meanwhile in another.
+            c0 = time.thread_time()
+            if follow.get("prof"):
+                follow["prof"].runcall(send, *a, **kw)
+            else:
+                send(*a, **kw)
+            follow["cpu"] += time.thread_time() - c0
+            follow["n"] += 1
+
+        match_services.send_change_signals = measured
 
     User = get_user_model()
     users = [User.objects.create(username=f"prof{i}", email=f"prof{i}@example.org") for i in range(4)]
@@ -108,18 +139,35 @@ def main() -> None:
             play(n)
         return len(q.captured_queries)
 
+    follow.update(capture=True)
     statements = in_server_loop(counted, 20)
+    follow.update(cpu=0.0, n=0, capture=False)
     cpu, wall = in_server_loop(play, args.moves)
     print(f"moves {args.moves}: CPU {1000 * cpu / args.moves:.2f} ms/move, wall {1000 * wall / args.moves:.2f} ms/move, "
           f"SQL {statements / 20:.1f} statements/move")
+    if args.follow_up and follow["n"]:
+        print(f"follow-up (send_change_signals, {follow['n']} calls, its thread's CPU): "
+              f"CPU {1000 * follow['cpu'] / args.moves:.2f} ms/move, "
+              f"SQL {follow['statements'] / follow['calls']:.1f} statements/call (both included above)")
     if args.sql:
+        follow["capture"] = True
+
         def show(n):
             with CaptureQueriesContext(connection) as q:
                 play(n)
             for query in q.captured_queries:
                 print(query["sql"][:160])
         in_server_loop(show, 1)
-    if args.profile:
+        if args.follow_up and follow["sql"]:
+            print("-- the follow-up's statements of that move:")
+            for sql in follow["sql"]:
+                print(sql[:160])
+    if args.profile and args.follow_up:  # only the follow-up
+        prof = follow["prof"] = cProfile.Profile(time.thread_time)
+        in_server_loop(play, min(args.moves, 200))
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(args.profile // 2)
+    elif args.profile:
         prof = cProfile.Profile(time.thread_time)  # CPU of the request thread, not waits
         in_server_loop(prof.runcall, play, min(args.moves, 200))  # the request thread's side
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
@@ -21,6 +23,9 @@ from .models import PlayerRecord, SeatClock, TimeControl, Vacation
 
 logger = logging.getLogger(__name__)
 DAY = 86400.0
+UNKNOWN = object()  # an argument the caller did not know (read it)
+_TC_FIELDS = ("id", "mode", "move_days", "bank_hours", "increment_hours", "weekends_off", "policy",
+              "max_timeout_rate")
 
 
 class VacationError(Exception):
@@ -46,7 +51,10 @@ def _time_control(match_id: int) -> TimeControl:
 
 def _blocked(clock: SeatClock, tc: TimeControl, until: datetime) -> list[timecalc.Interval]:
     start = clock.started_at
-    blocked = [(v.start, v.end) for v in Vacation.objects.filter(user_id=clock.user_id, end__gt=start)]
+    if getattr(clock, "no_vacation_ahead", False):  # known (on_match_changed's read): none ends after start
+        blocked = []
+    else:
+        blocked = [(v.start, v.end) for v in Vacation.objects.filter(user_id=clock.user_id, end__gt=start)]
     if tc.weekends_off:
         tz = getattr(getattr(clock.user, "profile", None), "timezone", None) or "UTC"
         blocked += timecalc.weekends(tz, start, until)
@@ -79,35 +87,51 @@ def _schedule(clock: SeatClock, tc: TimeControl, now: datetime) -> None:
 
 
 # --- match changes ----------------------------------------------------------------------------------
-def on_match_changed(match_id: int, version: int, status: str, to_move: list[int], now: datetime | None = None):
-    """Start the clocks of the seats that must act now, stop the others. Idempotent per version."""
+def on_match_changed(match_id: int, version: int, status: str, to_move: list[int], now: datetime | None = None,
+                     *, actor=UNKNOWN):
+    """Start the clocks of the seats that must act now, stop the others. Idempotent per version.
+
+    ``actor``: the seat whose action or undo made ``version`` (None: no seat acted), if the
+    caller knows it; else it is read from the log. Returns the clocks that started, each with
+    its user (profile and notification preference read along), ``has_push`` (for the "your
+    turn" notification) and ``usernames`` (user id -> name of every clock's
+    player). Runs in the caller's transaction if there is one (no savepoint)."""
     now = now or timezone.now()
     started: list[SeatClock] = []
-    with transaction.atomic():
-        tc = _time_control(match_id)
-        clocks = {c.seat_id: c for c in SeatClock.objects.select_for_update(of=("self",)).filter(match_id=match_id)
-                  .select_related("user__profile")}
-        if clocks and version <= tc.version:
-            return []  # already applied (or older than what was applied)
-        tc.version = version
-        tc.save(update_fields=["version"])
-        seats = list(Seat.objects.filter(match_id=match_id))
-        if not clocks:
-            for s in seats:
-                if s.user_id and not s.bot:
-                    clock = SeatClock.objects.create(seat=s, match_id=match_id, user_id=s.user_id,
-                                                     bank_seconds=tc.bank_hours * 3600.0)
-                    clocks[s.pk] = SeatClock.objects.select_related("user__profile").get(pk=clock.pk)
-        actor = None
-        if version:
-            actor = (LogEntry.objects.filter(match_id=match_id, seq=version,
-                                             kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.UNDO])
-                     .values_list("seat", flat=True).first())
+    with transaction.atomic(savepoint=False):
+        # An ordinary change: one UPDATE records the version (only if newer), takes the time
+        # control's row lock (which orders the followers of one match) and returns the time
+        # control; then the clocks with their seats and users in one locked read.
+        tc = _advance_version(match_id, version) if version > 0 else None
+        if tc is not None:
+            clocks = _locked_clocks(match_id, now)
+        else:  # the start, a repeated or older version, or no time control yet
+            tc = _time_control(match_id)
+            clocks = _locked_clocks(match_id, now)
+            if clocks and version <= tc.version:
+                return []  # already applied (or older than what was applied)
+            tc.version = version
+            tc.save(update_fields=["version"])
+        if not clocks:  # the first change (or no human seat): make the clocks
+            created = [SeatClock(seat=s, match_id=match_id, user_id=s.user_id, bank_seconds=tc.bank_hours * 3600.0)
+                       for s in Seat.objects.filter(match_id=match_id) if s.user_id and not s.bot]
+            if created:
+                for clock in created:
+                    clock.save()
+                clocks = _locked_clocks(match_id, now)
+        if actor is UNKNOWN:
+            actor = None
+            if version:
+                actor = (LogEntry.objects.filter(match_id=match_id, seq=version,
+                                                 kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.UNDO])
+                         .values_list("seat", flat=True).first())
         active = set(to_move) if status == Match.Status.ACTIVE else set()
-        for s in seats:
-            clock = clocks.get(s.pk)
-            if clock is None:
-                continue
+        usernames = {c.user_id: c.user.username for c in clocks}
+        changed: list[tuple[SeatClock, set]] = []
+        for clock in clocks:
+            s = clock.seat
+            clock.no_vacation_ahead = not clock.vacation_ahead
+            clock.usernames = usernames
             runs = s.seat in active and s.user_id and not s.bot and not s.resigned
             acted = actor is not None and actor == s.seat
             fields = set()
@@ -121,10 +145,67 @@ def on_match_changed(match_id: int, version: int, status: str, to_move: list[int
                 if not acted:
                     started.append(clock)
             if fields:
-                clock.save(update_fields=sorted(fields))
+                changed.append((clock, fields))
+        for clock, fields in changed:  # (bulk_update: one statement less, 0.8 ms of CPU more)
+            _write(clock, fields)
         if status != Match.Status.ACTIVE:
-            _count_finished_game([c.user_id for c in clocks.values()])
+            _count_finished_game([c.user_id for c in clocks])
     return started
+
+
+def _write(clock: SeatClock, fields: set[str]) -> None:
+    """``clock.save(update_fields=fields)`` as one plain UPDATE (SeatClock has no save signals;
+    building the statement in the ORM cost four times the CPU of running it)."""
+    opts, qn = SeatClock._meta, connection.ops.quote_name
+    columns = [opts.get_field(f) for f in sorted(fields)]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {qn(opts.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in columns)} "
+                       f"WHERE {qn(opts.pk.column)} = %s",
+                       [f.get_db_prep_save(getattr(clock, f.attname), connection) for f in columns] + [clock.pk])
+
+
+def _advance_version(match_id: int, version: int) -> TimeControl | None:
+    """Record ``version`` as applied if it is newer than the last one; the time control (its
+    row now locked) if so, else None (older or repeated version, or no time control yet).
+    One statement where the database returns updated rows (PostgreSQL, SQLite >= 3.35)."""
+    if not connection.features.can_return_columns_from_insert or connection.vendor not in ("postgresql", "sqlite"):
+        if TimeControl.objects.filter(match_id=match_id, version__lt=version).update(version=version):
+            return TimeControl.objects.get(match_id=match_id)
+        return None
+    opts, qn = TimeControl._meta, connection.ops.quote_name
+    columns = [opts.get_field(f).column for f in _TC_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {qn(opts.db_table)} SET {qn('version')} = %s WHERE {qn('match_id')} = %s "
+                       f"AND {qn('version')} < %s RETURNING {', '.join(qn(c) for c in columns)}",
+                       [version, match_id, version])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(_TC_FIELDS, row))
+    values["weekends_off"] = bool(values["weekends_off"])  # SQLite says 0/1
+    return TimeControl(match_id=match_id, version=version, **values)
+
+
+def _locked_clocks(match_id: int, now: datetime) -> list[SeatClock]:
+    """The match's clocks, locked, ordered by seat, with what the follow-up needs read along:
+    the seat, the user (profile; notification preference and whether they have push
+    subscriptions: notify() need not ask) and whether any vacation of the player ends after
+    the turn's start (if not, none is read)."""
+    from notifications.models import PushSubscription
+
+    qn = connection.ops.quote_name
+    clock = qn(SeatClock._meta.db_table)
+    vacations, pushes = qn(Vacation._meta.db_table), qn(PushSubscription._meta.db_table)
+    # Plain SQL for the two EXISTS: as ORM expressions they cost more CPU than the whole read.
+    vacation_ahead = RawSQL(f"EXISTS (SELECT 1 FROM {vacations} v WHERE v.{qn('user_id')} = {clock}.{qn('user_id')} "
+                            f"AND v.{qn('end')} > COALESCE({clock}.{qn('started_at')}, %s))", (now,),
+                            output_field=BooleanField())
+    has_push = RawSQL(f"EXISTS (SELECT 1 FROM {pushes} p WHERE p.{qn('user_id')} = {clock}.{qn('user_id')})", (),
+                      output_field=BooleanField())
+    clocks = list(SeatClock.objects.select_for_update(of=("self",)).filter(match_id=match_id)
+                  .select_related("seat", "user__profile", "user__notification_preference")
+                  .annotate(vacation_ahead=vacation_ahead, has_push=has_push))
+    return sorted(clocks, key=lambda c: c.seat.seat)  # (ORDER BY in SQL: 0.2 ms more CPU)
 
 
 def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> None:
@@ -133,11 +214,49 @@ def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> None
         clock.bank_seconds = max(0.0, clock.bank_seconds - used) + (tc.increment_hours * 3600.0 if acted else 0)
     if acted:
         clock.moves += 1
-        record, _created = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
-        record.moves += 1
-        record.recent = (record.recent + [round(used)])[-PlayerRecord.RECENT:]
-        record.save(update_fields=["moves", "recent"])
+        _count_move(clock.user_id, round(used))
     clock.started_at, clock.next_check_at, clock.stage = None, None, 0
+
+
+# The player's record after a finished turn, in one UPDATE: moves + 1, the turn's seconds
+# appended to ``recent`` and only the last PlayerRecord.RECENT kept (per database: PostgreSQL's
+# jsonb, SQLite's JSON1; elsewhere read and write under the row lock). Plain SQL: the statement
+# is the database's own either way, and building it in the ORM cost more CPU than running it.
+_RECENT_SQL = {
+    "postgresql": ("(SELECT COALESCE(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM jsonb_array_elements("
+                   "{col} || to_jsonb(%s::integer)) WITH ORDINALITY AS t(e, i) "
+                   "WHERE t.i > jsonb_array_length({col}) + 1 - %s)"),
+    "sqlite": ("(SELECT json_group_array(j.value) FROM json_each(json_insert({col}, '$[#]', %s)) AS j "
+               "WHERE j.key > json_array_length({col}) - %s)"),
+}
+
+
+def _count_move(user_id: int, seconds: int) -> None:
+    template = _RECENT_SQL.get(connection.vendor)
+    if template is not None:
+        qn, table = connection.ops.quote_name, connection.ops.quote_name(PlayerRecord._meta.db_table)
+        recent = template.format(col=f"{table}.{qn('recent')}")
+        sql = (f"UPDATE {table} SET {qn('moves')} = {qn('moves')} + 1, {qn('recent')} = {recent} "
+               f"WHERE {qn('user_id')} = %s")
+        params = [seconds, PlayerRecord.RECENT, user_id]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount:
+                return
+            # The player's first turn: a record (unless one was made meanwhile), then the same UPDATE.
+            PlayerRecord.objects.bulk_create([PlayerRecord(user_id=user_id)], ignore_conflicts=True)
+            cursor.execute(sql, params)
+        return
+    record = PlayerRecord.objects.select_for_update().filter(user_id=user_id).first()
+    if record is None:
+        record, created = PlayerRecord.objects.get_or_create(user_id=user_id,
+                                                             defaults={"moves": 1, "recent": [seconds]})
+        if created:
+            return
+        record = PlayerRecord.objects.select_for_update().get(pk=record.pk)
+    record.moves += 1
+    record.recent = (record.recent + [seconds])[-PlayerRecord.RECENT:]
+    record.save(update_fields=["moves", "recent"])
 
 
 def _count_finished_game(user_ids: list[int]) -> None:

@@ -144,7 +144,7 @@ def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTI
         raise IllegalMove(reason, reason_de=exc.reason_de) from None
     match.state = step.state
     entry = _append(match, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
-    _refresh(match, plugin, seats)
+    _refresh(match, plugin, seats, actor=seat if kind in (LogEntry.Kind.ACTION, LogEntry.Kind.UNDO) else None)
     return entry
 
 
@@ -153,9 +153,10 @@ def _append(match: Match, **fields) -> LogEntry:
     return LogEntry.objects.create(match=match, seq=match.version, **fields)
 
 
-def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None) -> None:
+def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, actor: int | None = None) -> None:
     """Recompute to_move/outcome from the snapshot, save, and schedule the pushes. ``seats``:
-    the match's seats if the caller loaded them in this transaction (under the row lock)."""
+    the match's seats if the caller loaded them in this transaction (under the row lock);
+    ``actor``: the seat whose action (or undo) made this version, None if no seat acted."""
     engine = plugin.engine
     before = set(match.to_move)
     match.to_move = engine.to_move(match.state)
@@ -170,7 +171,7 @@ def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None) -> N
         fields += ["status", "outcome", "finished_at"]
     match.save(update_fields=fields)
     _sync_seats(match, seats, before)
-    _after_change(match, previous_to_move=sorted(before), seats=seats)
+    _after_change(match, previous_to_move=sorted(before), seats=seats, actor=actor)
 
 
 def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
@@ -216,15 +217,21 @@ def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
     return {**outcome, "placements": result}
 
 
-def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[Seat] | None = None) -> None:
+def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[Seat] | None = None,
+                  actor: int | None = None) -> None:
     """After commit: the frames, the follow-up, the bots. ``seats`` (current, if the caller has
-    them) saves the frames and the bot check their own queries."""
+    them) saves the frames and the bot check their own queries. ``actor``: the seat whose action
+    or undo made this version (None: no seat acted — a start, resignation, penalty, end)."""
     match_id, version, status, to_move = match.pk, match.version, match.status, list(match.to_move)
     # Whose "your turn" count changed: the seats whose turn began or ended (all if unknown).
     badges = None if previous_to_move is None else set(previous_to_move) ^ set(to_move)
     known = None if seats is None else live.Snapshot.of(match, seats)
     transaction.on_commit(lambda: live.publish(match_id, version, badges, known=known))
-    transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move))
+    # What the follow-up would otherwise read again (see signals.py): who acted, and the seats.
+    hints = {"actor": actor, "game": match.game}
+    if seats is not None:
+        hints["seats"] = [[s.seat, s.user_id, s.bot] for s in sorted(seats, key=lambda s: s.seat)]
+    transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move, hints))
     if seats is not None:
         bot_to_move = any(s.bot and s.seat in to_move for s in seats)
     else:
@@ -236,7 +243,7 @@ def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[
 
 
 def announce_change(match_id: int, version: int, status: str, to_move: list[int],
-                    previous_to_move: list[int] | None) -> None:
+                    previous_to_move: list[int] | None, hints: dict | None = None) -> None:
     """Tell the other apps (clocks, notifications, ratings, tournaments) about a committed change.
 
     The websocket frames go out from the request itself (they are what the other players wait
@@ -250,18 +257,22 @@ def announce_change(match_id: int, version: int, status: str, to_move: list[int]
         try:
             # Broker down: give up after one quick retry and fall back (measured: 0.2 s; kombu's
             # default policy takes 0.6 s, and retry=False waits 6 s in redis-py's own reconnects).
-            task.apply_async((match_id, version, status, to_move, previous_to_move), retry=True,
+            # ``hints`` as a keyword: a worker of this version takes both argument lists.
+            task.apply_async((match_id, version, status, to_move, previous_to_move),
+                             {"hints": hints} if hints else None, retry=True,
                              retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.1,
                                            "interval_max": 0.1})
             return
         except Exception:
             logger.warning("broker unavailable: announcing match %s v%s inline", match_id, version, exc_info=True)
-    send_change_signals(match_id, version, status, to_move, previous_to_move)
+    send_change_signals(match_id, version, status, to_move, previous_to_move, hints)
 
 
-def send_change_signals(match_id, version, status, to_move, previous_to_move) -> None:
+def send_change_signals(match_id, version, status, to_move, previous_to_move, hints: dict | None = None) -> None:
+    """``hints`` (what the change already knew: ``actor``, ``seats``) go to the receivers as
+    keyword arguments; without them (an older task) receivers read what they need."""
     signals.match_changed.send(sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
-                               previous_to_move=previous_to_move)
+                               previous_to_move=previous_to_move, **(hints or {}))
     if status == Match.Status.FINISHED:
         signals.match_finished.send(sender=Match, match_id=match_id)
 
@@ -288,7 +299,7 @@ def undo(match_id: int, user, version) -> LogEntry:
         last.save(update_fields=["undone"])
         match.state = replay(match)
         entry = _append(match, kind=LogEntry.Kind.UNDO, seat=seat.seat, undoes=last.seq)
-        _refresh(match, plugin)
+        _refresh(match, plugin, actor=seat.seat)
         return entry
 
 

@@ -5,7 +5,10 @@ receiver never sees a change that was rolled back. Receivers must be quick: hand
 (mail, push, ratings) to a Celery task that takes the ids.
 
 - ``match_changed(match_id, version, status, to_move, previous_to_move)``: after every change
-  (start, action, undo, resign); ``previous_to_move`` is None for the start.
+  (start, action, undo, resign); ``previous_to_move`` is None for the start. Senders that know
+  more add it, and receivers must not rely on it (a task queued by an older version lacks it):
+  ``actor`` (the seat whose action or undo made this version, None if no seat acted),
+  ``game`` (the slug) and ``seats`` (``[seat, user_id, bot]`` per seat, ordered by seat).
 - ``match_finished(match_id)``: once, when a match ends (by the rules or by resignation).
 """
 from django.dispatch import Signal

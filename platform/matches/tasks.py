@@ -54,8 +54,11 @@ def register_schedule() -> None:
 
 @shared_task(acks_late=True)
 def announce_change(match_id: int, version: int, status: str, to_move: list[int],
-                    previous_to_move: list[int] | None) -> None:
-    """The follow-up of a committed change (see services.announce_change), in the worker."""
+                    previous_to_move: list[int] | None, hints: dict | None = None) -> None:
+    """The follow-up of a committed change (see services.announce_change), in the worker.
+    ``hints`` is optional: tasks queued by an older version (without it) still run, the
+    receivers then read what the hints would have told them. Roll out workers before the web
+    processes: an older worker refuses a task with ``hints``."""
     from .services import send_change_signals
 
-    send_change_signals(match_id, version, status, to_move, previous_to_move)
+    send_change_signals(match_id, version, status, to_move, previous_to_move, hints)

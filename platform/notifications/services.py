@@ -27,16 +27,20 @@ UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
 
 # --- context helpers ---------------------------------------------------------------------------------
-def match_context(match_id: int, user_id: int | None) -> dict:
-    """What a match notification names: the game, the opponents, the link."""
+def match_context(match_id: int, user_id: int | None, *, game: str | None = None,
+                  names: list[tuple[int | None, str]] | None = None) -> dict:
+    """What a match notification names: the game, the opponents, the link. ``game`` (the slug)
+    and ``names`` (``(user id, name)`` of every seat in seat order) if the caller knows them."""
     from games import registry
     from matches.models import Match, Seat
 
-    match = Match.objects.only("id", "game").get(pk=match_id)
-    meta = registry.get(match.game).meta
-    opponents = [s.name for s in Seat.objects.filter(match_id=match_id).select_related("user")
-                 if s.user_id != user_id]
-    return {"match": match_id, "game": match.game, "game_name_en": meta.name_en, "game_name_de": meta.name_de,
+    if game is None:
+        game = Match.objects.only("id", "game").get(pk=match_id).game
+    if names is None:
+        names = [(s.user_id, s.name) for s in Seat.objects.filter(match_id=match_id).select_related("user")]
+    meta = registry.get(game).meta
+    opponents = [name for seat_user, name in names if seat_user != user_id]
+    return {"match": match_id, "game": game, "game_name_en": meta.name_en, "game_name_de": meta.name_de,
             "opponents": opponents, "url": f"/matches/{match_id}/"}
 
 
@@ -78,39 +82,81 @@ def quiet_until(pref: Preference, tz: ZoneInfo, now: datetime) -> datetime | Non
 
 
 # --- notify -------------------------------------------------------------------------------------------
+_UNKNOWN = object()
+
+
 def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = None,
-           now: datetime | None = None) -> Notification | None:
-    """Record and deliver a notification once per (user, key); None if it already exists."""
+           now: datetime | None = None, pref=_UNKNOWN, push_subscriptions=None,
+           savepoint: bool = True) -> Notification | None:
+    """Record and deliver a notification once per (user, key); None if it already exists.
+
+    What the caller has read already need not be read again: ``pref`` (the user's Preference,
+    None if they have none) and ``push_subscriptions`` (their PushSubscriptions). With
+    ``savepoint=False`` it runs in the caller's transaction without a savepoint: a database
+    error then fails the caller's transaction (nothing else can fail once it writes)."""
     if user is None or not user.is_active:
         return None
     now = now or timezone.now()
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                notification = Notification.objects.create(user=user, kind=kind, match_id=match_id,
-                                                           data=context, key=key[:200])
-        except IntegrityError:
+    # Everything that is not a write comes first: once it writes, only the database can fail.
+    frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
+             "kind": kind}
+    if pref is _UNKNOWN:
+        pref = Preference.objects.filter(user=user).first()
+    pref = pref or Preference(user=user)  # no row: defaults
+    wanted = channels_for(pref, kind)
+    held = quiet_until(pref, user_tz(user), now)
+    with transaction.atomic(savepoint=savepoint):
+        notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
+        if not _insert_once(notification):
             return None
-        pref = Preference.objects.filter(user=user).first() or Preference(user=user)  # no row: defaults
-        wanted = channels_for(pref, kind)
-        held = quiet_until(pref, user_tz(user), now)
         deliveries = []
         if EMAIL in wanted and user.email:
             status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
             deliveries.append(Delivery(notification=notification, channel=EMAIL, status=status, not_before=held))
         if PUSH in wanted:
-            for sub in PushSubscription.objects.filter(user=user):
+            if push_subscriptions is None:
+                push_subscriptions = PushSubscription.objects.filter(user=user)
+            for sub in push_subscriptions:
                 deliveries.append(Delivery(notification=notification, channel=PUSH, subscription=sub,
                                            status=Delivery.Status.HELD if held else Delivery.Status.PENDING,
                                            not_before=held))
-        Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
+        if deliveries:
+            Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
         due = [(d.pk, d.channel) for d in deliveries if d.status == Delivery.Status.PENDING]
         user_id = user.id
-        frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
-                 "kind": kind}
-        transaction.on_commit(lambda: enqueue(due))
+        if due:
+            transaction.on_commit(lambda: enqueue(due))
         transaction.on_commit(lambda: push_live(user_id, frame))
     return notification
+
+
+def _insert_once(notification: Notification) -> bool:
+    """INSERT the notification unless (user, key) exists; True (and its pk set) if inserted.
+    One statement where the database can say so (ON CONFLICT DO NOTHING RETURNING: PostgreSQL,
+    SQLite >= 3.35), else an insert in a savepoint that may fail on the unique key."""
+    from django.db import connection
+
+    if connection.vendor in ("postgresql", "sqlite") and connection.features.can_return_columns_from_insert:
+        opts = Notification._meta
+        fields = [f for f in opts.concrete_fields if not f.primary_key]
+        qn = connection.ops.quote_name
+        values = [f.get_db_prep_save(f.pre_save(notification, True), connection) for f in fields]
+        sql = (f"INSERT INTO {qn(opts.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {qn(opts.pk.column)}")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            row = cursor.fetchone()
+        if row is None:
+            return False
+        notification.pk = row[0]
+        notification._state.adding, notification._state.db = False, connection.alias
+        return True
+    try:
+        with transaction.atomic():
+            notification.save(force_insert=True)
+    except IntegrityError:
+        return False
+    return True
 
 
 def enqueue(deliveries: list[tuple[int, str]]) -> None:
@@ -143,7 +189,15 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
 
 # --- the centre ----------------------------------------------------------------------------------------
 def unread_count(user_id: int) -> int:
-    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+    """After every notification (its live frame): plain SQL, the ORM's count() cost more CPU
+    than the query (the index notification_user_read answers it)."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {qn(Notification._meta.db_table)} "
+                       f"WHERE {qn('user_id')} = %s AND {qn('read_at')} IS NULL", [user_id])
+        return cursor.fetchone()[0]
 
 
 def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -> int:
