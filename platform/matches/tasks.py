@@ -62,3 +62,19 @@ def announce_change(match_id: int, version: int, status: str, to_move: list[int]
     from .services import send_change_signals
 
     send_change_signals(match_id, version, status, to_move, previous_to_move, hints)
+
+
+@shared_task(acks_late=True)
+def announce_changes(batch: list[list]) -> int:
+    """The follow-ups of several committed changes (matches/followups.py), in order; each item
+    is announce_change's argument list. One failing change does not hold up the others."""
+    from .services import send_change_signals
+
+    done = 0
+    for item in batch:
+        try:
+            send_change_signals(*item)
+            done += 1
+        except Exception:
+            logger.exception("follow-up of match %s v%s failed", item[0], item[1])
+    return done

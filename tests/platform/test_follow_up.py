@@ -46,9 +46,33 @@ def test_follow_up_runs_inline_when_the_broker_refuses(make_user, settings, monk
     def refuse(*args, **kwargs):
         raise OperationalError("broker down")
 
-    monkeypatch.setattr(tasks.announce_change, "apply_async", refuse)
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", refuse)
     a, b = make_user("a"), make_user("b")
     match = start_minigame(a, b)
     waiting = _move_and_expect_follow_up(match, to_move_user(match))
     assert seat_of(match, waiting.user) == waiting.seat
     wait_idle()  # the inline notify() queued its mails for the worker
+
+
+def test_changes_of_the_same_moment_travel_as_one_task(monkeypatch):
+    """matches/followups.py: follow-ups committed within a few milliseconds share one task, in
+    order; a batch the broker refuses runs inline."""
+    import time
+
+    from matches import followups, tasks
+
+    sent, inline = [], []
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", lambda args, **kw: sent.append(args[0]))
+    for version in (1, 2, 3):
+        followups.submit(7, version, "active", [version % 2], [(version + 1) % 2], {"actor": 0})
+    time.sleep(0.3)
+    assert sent == [[[7, v, "active", [v % 2], [(v + 1) % 2], {"actor": 0}] for v in (1, 2, 3)]]
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", refuse)
+    monkeypatch.setattr(services, "send_change_signals", lambda *item: inline.append(item[:2]))
+    followups.submit(8, 1, "active", [0], None, None)
+    time.sleep(0.3)
+    assert inline == [(8, 1)]

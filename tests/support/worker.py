@@ -52,7 +52,9 @@ def wait_idle(timeout: float = 30.0) -> None:
     if not settings.REDIS_URL:
         return
     from config.celery import app
+    from matches import followups
 
+    followups.flush()  # follow-ups still waiting in this process for their batch go out first
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         inspect = app.control.inspect(timeout=1.0)

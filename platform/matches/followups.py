@@ -1,0 +1,91 @@
+"""The follow-ups of committed changes go to the worker in small batches.
+
+One Celery task per move cost the server a broker publish and the worker a task's own
+overhead (message, acknowledgement, prefork hand-over) for a few milliseconds of receiver
+work. Changes committed within ``FLUSH_AFTER_S`` of each other (or ``MAX_BATCH`` of them) now
+travel as one ``announce_changes`` task; the worker runs them in order. A batch the broker
+does not take runs here, inline, as a single change did before (nothing is lost to a broker
+that is down). Receivers are idempotent per version, so order across batches does not matter.
+
+The price: a change's follow-up (clocks, "your turn") starts up to ``FLUSH_AFTER_S`` later, and
+a process killed in that window loses those follow-ups as it would lose an on-commit hook; the
+clocks catch up with the next change of the match.
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import threading
+
+logger = logging.getLogger(__name__)
+
+FLUSH_AFTER_S = 0.02
+MAX_BATCH = 50
+
+_cond = threading.Condition()
+_pending: list[list] = []
+_pid: int | None = None
+
+
+def submit(match_id: int, version: int, status: str, to_move: list[int], previous_to_move, hints) -> None:
+    global _pid
+    with _cond:
+        if _pid != os.getpid():  # first use in this (possibly forked) process: its own flusher
+            _pid = os.getpid()
+            _pending.clear()
+            threading.Thread(target=_flusher, name="follow-ups", daemon=True).start()
+        _pending.append([match_id, version, status, to_move, previous_to_move, hints])
+        _cond.notify()
+
+
+def _take() -> list[list]:
+    batch = _pending[:MAX_BATCH]
+    del _pending[:MAX_BATCH]
+    return batch
+
+
+def _flusher() -> None:
+    while True:
+        with _cond:
+            while not _pending:
+                _cond.wait()
+            if len(_pending) < MAX_BATCH:
+                _cond.wait(FLUSH_AFTER_S)  # let the changes of this moment join the batch
+            batch = _take()
+        send(batch)
+
+
+def flush() -> None:
+    """Send whatever waits now (at exit; tests)."""
+    with _cond:
+        batches = []
+        while _pending:
+            batches.append(_take())
+    for batch in batches:
+        send(batch)
+
+
+def send(batch: list[list]) -> None:
+    from .services import send_change_signals
+    from .tasks import announce_changes
+
+    try:
+        # Broker down: give up after one quick retry and run the batch here (see services.announce_change).
+        announce_changes.apply_async((batch,), retry=True, retry_policy={
+            "max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1})
+        return
+    except Exception:
+        logger.warning("broker unavailable: announcing %d changes inline", len(batch), exc_info=True)
+    for item in batch:
+        try:
+            send_change_signals(*item)
+        except Exception:
+            logger.exception("follow-up of match %s v%s failed", item[0], item[1])
+        finally:
+            from django.db import close_old_connections
+
+            close_old_connections()
+
+
+atexit.register(flush)
