@@ -53,7 +53,10 @@ def test_vacation_date_is_iso_in_german_and_a_german_post_books_it(make_user):
     _german(anna)
     client = _client(anna)
     page = client.get("/notifications/settings/").content.decode()
-    today = timezone.localdate().isoformat()
+    # "Today" in the player's time zone (the page's), not the server's: they differ around midnight.
+    import zoneinfo
+
+    today = timezone.localdate(timezone=zoneinfo.ZoneInfo(anna.profile.timezone)).isoformat()
     assert re.search(rf'<input type="date" name="start" value="{today}"', page), "not an ISO value"
     r = client.post("/notifications/settings/", {"form": "vacation", "start": today, "days": "2"}, follow=True)
     assert "Urlaub" in r.content.decode() and anna.vacations.count() == 1
