@@ -10,7 +10,7 @@ from matches.errors import MatchError
 
 def exception_handler(exc, context):
     if isinstance(exc, MatchError):
-        return Response({"error": exc.code, "detail": exc.message, **_jsonable(exc.extra)}, status=exc.status)
+        return Response({"error": exc.code, "detail": exc.message, **exc.public_extra()}, status=exc.status)
     if isinstance(exc, LobbyError):
         return Response({"error": "invitation_error", "detail": exc.message}, status=exc.status)
     response = drf_handler(exc, context)
@@ -25,7 +25,3 @@ def exception_handler(exc, context):
         response.data = {"error": "invalid", "detail": "The request is not valid.", "fields": data}
         response.status_code = http.HTTP_400_BAD_REQUEST if response.status_code >= 500 else response.status_code
     return response
-
-
-def _jsonable(extra: dict) -> dict:
-    return {k: v for k, v in extra.items() if isinstance(v, (str, int, float, bool, type(None)))}

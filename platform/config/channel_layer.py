@@ -23,13 +23,18 @@ from redis.backoff import ExponentialBackoff
 logger = logging.getLogger(__name__)
 
 
+def _retry() -> Retry:
+    """Reconnect and try a command twice more, shortly (50–500 ms): enough for a Redis restart."""
+    return Retry(ExponentialBackoff(cap=0.5, base=0.05), 2)
+
+
 class BlockingPoolRedisChannelLayer(RedisChannelLayer):
     def create_pool(self, index):
         host = dict(self.hosts[index])
         if "address" not in host:  # sentinel or keyword configurations: the library's own pool
             return super().create_pool(index)
         address = host.pop("address")
-        host.setdefault("retry", Retry(ExponentialBackoff(cap=0.5, base=0.05), 2))
+        host.setdefault("retry", _retry())
         return BlockingConnectionPool.from_url(address, timeout=host.pop("pool_timeout", 10), **host)
 
     # --- every frame of one change in two Redis round trips ---------------------------------------
@@ -98,7 +103,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     pool above; group_send_many publishes a change's frames in one pipelined round trip."""
 
     def __init__(self, *args, hosts=None, **kwargs):
-        hosts = [dict(h, retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2)) if isinstance(h, dict) else h
+        hosts = [dict(h, retry=_retry()) if isinstance(h, dict) else h
                  for h in (hosts or [])]
         super().__init__(*args, hosts=hosts or None, **kwargs)
 

@@ -10,6 +10,10 @@ class MatchError(Exception):
         self.message = message
         self.extra = extra
 
+    def public_extra(self) -> dict:
+        """The extra fields an answer may carry (plain JSON values, e.g. the current version)."""
+        return {k: v for k, v in self.extra.items() if isinstance(v, (str, int, float, bool, type(None)))}
+
 
 class IllegalMove(MatchError):
     status, code = 400, "illegal_action"

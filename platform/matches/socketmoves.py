@@ -170,8 +170,7 @@ def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:
         try:
             entry = submit_action(match_id, user, action, version)
         except MatchError as exc:
-            extra = {k: v for k, v in exc.extra.items() if isinstance(v, (str, int, float, bool, type(None)))}
-            return _reply("refused", ref, status=exc.status, error=exc.code, detail=exc.message, **extra)
+            return _reply("refused", ref, status=exc.status, error=exc.code, detail=exc.message, **exc.public_extra())
         except (DatabaseError, InterfaceError):
             # Nothing was applied (the transaction rolled back); the database is away or restarting.
             logger.warning("socket move on match %s: database unavailable", match_id, exc_info=True)

@@ -65,3 +65,21 @@ def follow_into_match(page, match_url, timeout=15_000):
     elif page.url != match_url:
         page.goto(match_url)
     page.wait_for_selector("#live")
+
+
+def db(query):
+    """ORM work in a thread of its own whose connection is closed afterwards: from the
+    Playwright loop's context it would leave a connection open that blocks dropping the test
+    database (PostgreSQL)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def run():
+        try:
+            return query()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()

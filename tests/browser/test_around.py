@@ -2,27 +2,13 @@
 (the date field is pre-filled with an ISO value the browser accepts); the host's invitation
 page fills its seats live as others join (two browser contexts); the invitation form shows only
 the chosen time control's fields; the header's DE/EN switch sticks for a signed-in user."""
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 
-from tests.browser.pages import create_invitation, sign_up
+from tests.browser.pages import create_invitation, db, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LIVE = 15_000
-
-
-def db(query):
-    """An ORM read in its own thread (see test_notifications_ui.db)."""
-    def run():
-        try:
-            return query()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def test_vacation_through_the_german_form(live_site, browser):

@@ -9,30 +9,15 @@ axe-playwright-python: no download) must find no serious or critical violation."
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
-from tests.browser.pages import PASSWORD
+from tests.browser.pages import PASSWORD, db
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 SHOTS = os.environ.get("FIT_SHOTS")  # a folder: also save a screenshot of every page there
-
-
-def db(query):
-    """ORM work in a thread of its own whose connection is closed afterwards (PostgreSQL would
-    otherwise keep one open from the Playwright loop's context and block the test database's drop)."""
-    def run():
-        try:
-            return query()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def unbroken(n: int, stem: str = "W") -> str:

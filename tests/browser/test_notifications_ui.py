@@ -2,31 +2,15 @@
 tab title follow a move live (no reload) on another page; the centre marks read; the settings
 page subscribes this browser to web push (and says so clearly when the browser cannot)."""
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 
 from notifications.models import Notification, PushSubscription
-from tests.browser.pages import create_invitation, current_mover, follow_into_match, join, sign_up
+from tests.browser.pages import create_invitation, current_mover, db, follow_into_match, join, sign_up
 from tests.notifications.helpers import browser_keys
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LIVE = 15_000  # ms for a frame to arrive
-
-
-def db(query):
-    """An ORM read in a thread of its own, its connection closed afterwards: run on the
-    Playwright loop's context, it would leave a connection open that blocks dropping the test
-    database (PostgreSQL)."""
-    def run():
-        try:
-            return query()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def bell_count(page) -> int:
