@@ -27,10 +27,6 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def _send(group: str, message: dict) -> None:
-    _send_all([(group, message)])
-
-
 def _send_all(messages: list[tuple[str, dict]]) -> None:
     """Every frame of one change at once; the request does not wait for Redis (a hop to the
     server's loop per move was a third of a move's response time under load)."""
