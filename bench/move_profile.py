@@ -2,7 +2,7 @@
 real request stack (middleware, DRF, token auth, throttling, the single writer, the after-commit
 pushes, clocks and notifications) driven by Django's test client against PostgreSQL + Redis.
 
-    python bench/move_profile.py [--moves 300] [--profile 40] [--db spieltisch_prof]
+    python bench/move_profile.py [--moves 300] [--via http|service] [--profile 40] [--db spieltisch_prof]
 
 Prints CPU ms per move (process time, so other load on the machine counts less than in wall
 time) and SQL statements per move; with --profile N the top functions of a cProfile run.
@@ -34,6 +34,8 @@ def main() -> None:
     ap.add_argument("--sql", action="store_true", help="print one move's SQL statements")
     ap.add_argument("--follow-up", action="store_true",
                     help="run the follow-up inline and report its CPU and statements separately")
+    ap.add_argument("--via", default="http", choices=["http", "service"],
+                    help="http: the API request; service: services.submit_action, as a socket move calls it")
     ap.add_argument("--db", default="spieltisch_prof")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     args = ap.parse_args()
@@ -92,6 +94,7 @@ def main() -> None:
     rng = random.Random(1)
     client = Client()
     seat_tokens: list[str] = []
+    seat_users: list = []
 
     def new_match(seed):
         with transaction.atomic():
@@ -99,6 +102,7 @@ def main() -> None:
                             options={}, public=True, seed=seed)
         token_of = dict(zip((u.pk for u in users), tokens))
         seat_tokens[:] = [token_of[s.user_id] for s in m.seats.order_by("seat")]
+        seat_users[:] = [s.user for s in m.seats.order_by("seat").select_related("user")]
         return m.pk, m.state, m.version
 
     def play(n):
@@ -110,11 +114,15 @@ def main() -> None:
             seat = engine.to_move(state)[0]
             action = rng.choice(engine.legal_actions(state, seat))
             c0, w0 = time.process_time(), time.perf_counter()
-            r = client.post(f"/api/matches/{match_id}/actions/", json.dumps({"action": action, "version": version}),
-                            content_type="application/json", HTTP_AUTHORIZATION=f"Token {seat_tokens[seat]}")
+            if args.via == "service":
+                match_services.submit_action(match_id, seat_users[seat], action, version)
+            else:
+                r = client.post(f"/api/matches/{match_id}/actions/", json.dumps({"action": action, "version": version}),
+                                content_type="application/json", HTTP_AUTHORIZATION=f"Token {seat_tokens[seat]}")
             cpu += time.process_time() - c0
             wall += time.perf_counter() - w0
-            assert r.status_code == 200, r.content
+            if args.via == "http":
+                assert r.status_code == 200, r.content
             state = engine.apply(state, seat, action).state
             version += 1
         return cpu, wall

@@ -229,7 +229,8 @@ class Stack:
         elif self.server == "split":
             # Threads live as long as the process: each keeps its database connection.
             args = [PY, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{self.http_port}",
-                    "-w", str(self.workers), "-k", "gthread", "--threads", "4", "--backlog", "4096",
+                    "-w", str(self.workers), "-k", "config.shedding.QueueTimedWorker", "--threads", "4",
+                    "--backlog", "4096",  # (the worker class: gunicorn's gthread, API requests shed when late)
                     # Keep-alive longer than a client's idle pool connection: with gunicorn's 2 s the
                     # server closed connections the client was just reusing (ClientOSError).
                     "--keep-alive", "75",

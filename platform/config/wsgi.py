@@ -5,7 +5,9 @@ from config import paths  # noqa: F401
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-application = get_wsgi_application()
+from config.shedding import shed_late_api  # noqa: E402
+
+application = shed_late_api(get_wsgi_application())
 
 from config.warmup import freeze_heap, import_urls  # noqa: E402
 

@@ -2,14 +2,84 @@
 
 The socket joins exactly one group for the match: its user's seat group, or the public group
 for spectators of a public match. Frames are pre-rendered JSON from matches.live.
+
+Catching up: a frame sent before the socket joined its groups (the page was rendered, then
+a move or a notification came, then the socket opened) or while it was away is not sent
+again. So a client that opens a socket may say ``{"type": "hello"}``; the answer is the state
+those frames carry, read after the socket joined its groups:
+``{"type": "state", "turns": 2, "unread": 5, "match": 7, "version": 12}`` (``turns`` and
+``unread`` for a signed-in user, ``unread`` only with the notifications app, ``match`` and
+``version`` on a match socket).
 """
+import json
+
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import live, socketmoves
 
+# Messages whose handlers use no database connection of the consumer's sync thread: frames
+# are pre-rendered text, and socket moves run on their own threads and connections
+# (socketmoves.py). Channels would tidy that thread's connections before each of them, a hop
+# to the thread per frame — 17 % of the socket server's CPU under load (py-spy, issue 15).
+NO_DATABASE = frozenset({"match.frame", "websocket.receive"})
 
-class MatchConsumer(AsyncWebsocketConsumer):
+
+HELLO_RATE, HELLO_BURST = 0.2, 3  # per socket: a page asks once per (re)connect
+
+
+def is_hello(text: str | None) -> bool:
+    if not text or len(text) > 100 or "hello" not in text:
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "hello"
+
+
+def read_state(user_id: int | None, match_id: int | None) -> str:
+    """The ``state`` frame: what the turn, notification and match frames would have said by now."""
+    from django.apps import apps
+
+    frame = {"type": "state"}
+    if user_id is not None:
+        frame["turns"] = live.turn_counts([user_id]).get(user_id, 0)
+        if apps.is_installed("notifications"):
+            from notifications.services import unread_count
+
+            frame["unread"] = unread_count(user_id)
+    if match_id is not None:
+        from .models import Match
+
+        frame["match"] = match_id
+        frame["version"] = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    return json.dumps(frame)
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    match_id = None  # set by a match socket
+
+    async def dispatch(self, message):
+        if message["type"] in NO_DATABASE:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
+
+    async def answer_hello(self) -> None:
+        """Send the ``state`` frame (module docstring); a socket that asks too often gets nothing."""
+        bucket = getattr(self, "hello_bucket", None)
+        if bucket is None:
+            bucket = self.hello_bucket = socketmoves.Bucket(HELLO_RATE, HELLO_BURST)
+        if not bucket.take():
+            return
+        user = self.scope.get("user")
+        user_id = user.id if user is not None and user.is_authenticated else None
+        await self.send(text_data=await database_sync_to_async(read_state)(user_id, self.match_id))
+
+
+class MatchConsumer(LiveConsumer):
     seat = None  # the socket's seat number if its user plays in the match
     lang = "en"
 
@@ -50,6 +120,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if is_hello(text_data):
+            await self.answer_hello()
+            return
         # A seated player's moves (matches/socketmoves.py); the same service as the HTTP API.
         await socketmoves.handle(self, text_data)
 
@@ -57,7 +130,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
 
 
-class UserConsumer(AsyncWebsocketConsumer):
+class UserConsumer(LiveConsumer):
     """A signed-in user's own channel: "your turn" badges on every page."""
 
     async def connect(self):
@@ -72,6 +145,10 @@ class UserConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if is_hello(text_data):  # (nothing else is expected from the client here)
+            await self.answer_hello()
 
     async def match_frame(self, event):
         await self.send(text_data=event["text"])

@@ -5,14 +5,24 @@ the view that group may see; the view is computed once per seat, not once per so
 """
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 
+import orjson
 from channels.layers import get_channel_layer
 from django.core.serializers.json import DjangoJSONEncoder
 
 logger = logging.getLogger(__name__)
+
+
+_encoder = DjangoJSONEncoder()
+
+
+def dumps(obj) -> str:
+    """A frame's text. orjson: a move sends a view to every seat, and the standard encoder
+    took five times as long (a 2 KB Alchemist frame: 17 µs against 3 µs; dict keys that are not strings become strings, as
+    json.dumps makes them; other types as Django's encoder writes them)."""
+    return orjson.dumps(obj, default=_encoder.default, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def seat_group(match_id: int, seat: int) -> str:
@@ -87,14 +97,14 @@ def publish(match_id: int, version: int, badge_seats: set[int] | None = None,
         frame = {"type": "match.update", "match": match.pk, "version": match.version,
                  "status": match.status, "to_move": match.to_move, "outcome": match.outcome,
                  "view": engine.view(match.state, seat)}
-        text = json.dumps(frame, cls=DjangoJSONEncoder)
+        text = dumps(frame)
         group = public_group(match_id) if seat is None else seat_group(match_id, seat)
         messages.append((group, {"type": "match.frame", "text": text}))
     # Each player's "your turn" badge: how many matches wait for them now.
     user_ids = [u for seat, u in sorted(seat_users.items()) if badge_seats is None or seat in badge_seats]
     counts = turn_counts(user_ids)
     for user_id in user_ids:
-        messages.append((user_group(user_id), {"type": "match.frame", "text": json.dumps(
+        messages.append((user_group(user_id), {"type": "match.frame", "text": dumps(
             {"type": "turn", "match": match.pk, "count": counts.get(user_id, 0)})}))
     _send_all(messages)
 
@@ -104,13 +114,13 @@ def turn_counts(user_ids: list[int]) -> dict[int, int]:
     move, and building the ORM's annotated join cost more CPU than the query itself."""
     if not user_ids:
         return {}
-    from django.db import connection
+    from config import plainsql
 
     from .models import Match, Seat
 
     seat, match = Seat._meta.db_table, Match._meta.db_table
     marks = ", ".join(["%s"] * len(user_ids))
-    with connection.cursor() as cursor:
+    with plainsql.cursor() as cursor:
         cursor.execute(f"SELECT s.user_id, COUNT(*) FROM {seat} s JOIN {match} m ON m.id = s.match_id "
                        f"WHERE s.user_id IN ({marks}) AND s.to_move AND m.status = %s GROUP BY s.user_id",
                        [*user_ids, Match.Status.ACTIVE])
@@ -118,6 +128,6 @@ def turn_counts(user_ids: list[int]) -> dict[int, int]:
 
 
 def publish_chat(match_id: int, payload: dict, seats: int, public: bool) -> None:
-    text = json.dumps({"type": "chat", "match": match_id, **payload}, cls=DjangoJSONEncoder)
+    text = dumps({"type": "chat", "match": match_id, **payload})
     groups = [seat_group(match_id, s) for s in range(seats)] + ([public_group(match_id)] if public else [])
     _send_all([(group, {"type": "match.frame", "text": text}) for group in groups])

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config import plainsql
 from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
@@ -28,7 +29,7 @@ from .models import LogEntry, Match, Seat
 
 logger = logging.getLogger(__name__)
 
-BOT_MOVE_LIMIT = 500  # a safety net for one bot task; games end long before
+BOT_MOVE_LIMIT = 500  # moves per bot task; a longer all-bot match goes on in a new task
 _in_bot_loop = contextvars.ContextVar("in_bot_loop", default=False)
 
 
@@ -64,10 +65,10 @@ def start_match(*, game: str, entrants: list[dict], options: dict, move_days: in
 
 # --- acting -------------------------------------------------------------------------------------
 def _locked(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise NotSeated(_no_such_match()) from None
+    match = plainsql.fetch_one(Match, "id = %s", [match_id], lock=True)
+    if match is None:
+        raise NotSeated(_no_such_match())
+    return match
 
 
 def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
@@ -110,15 +111,19 @@ class Acted:
     seat: Seat
 
 
-def act(match_id: int, user, action, version) -> Acted:
-    """A player's move. Raises StaleVersion (409), NotSeated/NotYourTurn (403), IllegalMove (400)."""
+def act(match_id: int, user, action, version, *, with_users: bool = True) -> Acted:
+    """A player's move. Raises StaleVersion (409), NotSeated/NotYourTurn (403), IllegalMove (400).
+    ``with_users``: the seats come with their users (the API's answer names them)."""
     if not isinstance(action, dict):
         raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
         match = _locked(match_id)
         # Every seat at once: the mover's check, the turn bookkeeping, the bot check and the
         # answer (user names) share it.
-        seats = list(Seat.objects.filter(match=match).select_related("user"))
+        if with_users:
+            seats = list(Seat.objects.filter(match_id=match.pk).select_related("user"))
+        else:
+            seats = plainsql.fetch_all(Seat, "match_id = %s", [match.pk])
         seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
         _check_version(match, version)
         if seat.resigned:
@@ -128,7 +133,8 @@ def act(match_id: int, user, action, version) -> Acted:
 
 
 def submit_action(match_id: int, user, action, version) -> LogEntry:
-    return act(match_id, user, action, version).entry
+    """``act`` for callers that need only the log entry (the socket moves, the page)."""
+    return act(match_id, user, action, version, with_users=False).entry
 
 
 def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION,
@@ -150,7 +156,9 @@ def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTI
 
 def _append(match: Match, **fields) -> LogEntry:
     match.version += 1
-    return LogEntry.objects.create(match=match, seq=match.version, **fields)
+    entry = LogEntry(match=match, seq=match.version, **fields)
+    plainsql.insert(entry)
+    return entry
 
 
 def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, actor: int | None = None) -> None:
@@ -169,7 +177,7 @@ def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, acto
         match.outcome = _flag_forfeits(_with_resignations(outcome, match, seats), match)
         match.finished_at = timezone.now()
         fields += ["status", "outcome", "finished_at"]
-    match.save(update_fields=fields)
+    plainsql.update_fields(match, fields)
     _sync_seats(match, seats, before)
     _after_change(match, previous_to_move=sorted(before), seats=seats, actor=actor)
 
@@ -188,12 +196,13 @@ def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
                 s.place, s.score = place.get("place"), place.get("score")
             changed.append(s)
     # One plain UPDATE per distinct set of values (a turn passing: two): bulk_update's CASE
-    # expressions cost more CPU to build than the extra round trip.
+    # expressions cost more CPU to build than the extra round trip, the ORM's update() more
+    # than the statement itself.
     groups: dict[tuple, list[int]] = {}
     for s in changed:
         groups.setdefault((s.to_move, s.to_move_since, s.place, s.score), []).append(s.pk)
     for (to_move, since, place, score), ids in groups.items():
-        Seat.objects.filter(pk__in=ids).update(to_move=to_move, to_move_since=since, place=place, score=score)
+        plainsql.update_rows(Seat, ids, {"to_move": to_move, "to_move_since": since, "place": place, "score": score})
 
 
 def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
@@ -538,12 +547,19 @@ def bot_action(plugin: Plugin, name: str, state: dict, seat: int, rng: Rng) -> d
 
 
 def play_bots(match_id: int) -> int:
-    """Let bots move while a bot seat is to move. One transaction per move. Returns moves made."""
+    """Let bots move while a bot seat is to move. One transaction per move. Returns moves made.
+    After BOT_MOVE_LIMIT moves a new task takes over (a task stays short, and a match of four
+    bots — a thousand moves of Der Orden — does not wait for ``resume_bots``)."""
     token = _in_bot_loop.set(True)  # this loop moves every bot; don't enqueue more tasks
     try:
-        return _bot_loop(match_id)
+        made = _bot_loop(match_id)
     finally:
         _in_bot_loop.reset(token)
+    if made >= BOT_MOVE_LIMIT:
+        from .tasks import play_bots as task
+
+        task.delay(match_id)
+    return made
 
 
 def _bot_loop(match_id: int) -> int:

@@ -41,7 +41,8 @@ from .errors import MatchError
 logger = logging.getLogger(__name__)
 
 MAX_TEXT = 64 * 1024  # far beyond any action the games define
-MAX_WAITING = 64  # moves of this process accepted and not yet answered before new ones are refused (~1 s of work)
+MAX_WAITING = 128  # moves of this process accepted and not yet answered before new ones are refused
+# (under 1 s of work: a process answers ~150 socket moves/s, bench/cpu_split.py)
 RETRY_AFTER_S = 1
 RATE, BURST = 10.0, 20  # per socket: moves per second, and the burst allowed
 MOVE_THREADS = 4

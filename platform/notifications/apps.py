@@ -17,15 +17,37 @@ class NotificationsConfig(AppConfig):
         # waits behind bots, and bots never behind mail.
         routes = dict(app.conf.task_routes or {})
         routes.update({"notifications.tasks.deliver": {"queue": conf.QUEUE},
+                       "notifications.tasks.deliver_many": {"queue": conf.QUEUE},
                        "notifications.tasks.send_digest": {"queue": conf.QUEUE}})
         app.conf.task_routes = routes
         app.conf.beat_schedule = {**(app.conf.beat_schedule or {}),
                                   "notifications-flush": {"task": "notifications.tasks.flush", "schedule": 60.0},
                                   "notifications-digests": {"task": "notifications.tasks.digests",
                                                             "schedule": 600.0}}
+        from celery.signals import task_postrun, task_prerun
+
         from clocks.scheduler import register
+
+        # A worker task's sends are published together when it ends (services.start_collecting);
+        # in-process (eager) tasks send at once, as before.
+        task_prerun.connect(_collect_sends, weak=False, dispatch_uid="notifications-collect")
+        task_postrun.connect(_publish_sends, weak=False, dispatch_uid="notifications-publish")
 
         from .services import digests_due, flush
 
         register(flush)
         register(digests_due)
+
+
+def _collect_sends(task=None, **_):
+    from . import services
+
+    if task is not None and not task.request.is_eager:
+        services.start_collecting()
+
+
+def _publish_sends(task=None, **_):
+    from . import services
+
+    if task is not None and not task.request.is_eager:
+        services.publish_collected()

@@ -143,6 +143,15 @@ def test_daily_digest_instead_of_single_mails(mail, make_user):
     assert len(mail.to(anna.email)) == 1
 
 
+def _arrives_once(settings, mail, user, delivery):
+    """The SMTP server is back: the send that failed arrives, once."""
+    if not settings.REDIS_URL:  # in-process: the periodic flush tries again (a worker retries by itself)
+        assert services.flush(now=timezone.now() + timedelta(minutes=10)) == 1
+    wait_for(lambda: mail.to(user.email), timeout=60)
+    wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent")
+    assert len(mail.to(user.email)) == 1
+
+
 def test_mail_retried_when_the_server_was_down(mail, smtp_server, settings, make_user):
     anna = make_user("anna")
     smtp_server.stop()
@@ -152,12 +161,52 @@ def test_mail_retried_when_the_server_was_down(mail, smtp_server, settings, make
         assert delivery.status == "pending" and delivery.error
     finally:
         smtp_server.restart()
-    if not settings.REDIS_URL:  # in-process: the periodic flush tries again (a worker retries by itself)
-        assert services.flush(now=timezone.now() + timedelta(minutes=10)) == 1
-    wait_for(lambda: mail.to(anna.email), timeout=60)
-    wait_for(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent")
+    _arrives_once(settings, mail, anna, delivery)
     assert services.flush(now=timezone.now() + timedelta(minutes=20)) == 0
-    assert len(mail.to(anna.email)) == 1
+
+
+def test_the_sends_one_worker_task_makes_due_go_out_together(mail, make_user):
+    """In the worker, a task's deliveries are published as one ``deliver_many`` when it ends
+    (services.start_collecting, hooked to Celery's task signals); each still reaches its player."""
+    from pathlib import Path
+
+    players = [make_user(name) for name in ("anna", "bert", "cara")]
+    log = Path(__file__).resolve().parents[2] / "var" / "test-notifications-worker.log"
+    seen = log.stat().st_size if log.exists() else 0
+    services.start_collecting()
+    try:
+        for user in players:
+            services.notify(user, "tournament_paired", {"tournament": "T", "round": 3}, key=f"paired:3:{user.pk}")
+        # Nothing has gone out yet: the three sends wait for the end of the "task".
+        assert set(Delivery.objects.filter(channel="email").values_list("status", flat=True)) == {"pending"}
+    finally:
+        services.publish_collected()
+    for user in players:
+        wait_for(lambda user=user: mail.to(user.email))
+    wait_for(lambda: Delivery.objects.filter(channel="email", status="sent").count() == 3)
+    if log.exists() and log.stat().st_size > seen:  # a real worker took them: in one task
+        with open(log) as f:
+            f.seek(seen)
+            received = [line for line in f if "received" in line]
+        assert sum("notifications.tasks.deliver_many" in line for line in received) == 1
+        assert not any("notifications.tasks.deliver[" in line for line in received)
+
+
+def test_a_send_of_a_batch_that_fails_for_now_is_retried_alone(mail, smtp_server, settings, make_user):
+    from notifications.tasks import deliver_many
+
+    anna = make_user("anna")
+    services.start_collecting()
+    services.notify(anna, "tournament_paired", {"tournament": "T", "round": 1}, key="paired:8:1")
+    due = services.take_collected()
+    smtp_server.stop()
+    try:
+        deliver_many.apply(args=([list(d) for d in due],))  # here, with the server down
+        delivery = Delivery.objects.get(notification__user=anna)
+        assert delivery.status == "pending" and delivery.attempts >= 1 and delivery.error
+    finally:
+        smtp_server.restart()
+    _arrives_once(settings, mail, anna, delivery)
 
 
 def test_quiet_hours_across_midnight():

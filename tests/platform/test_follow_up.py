@@ -76,3 +76,22 @@ def test_changes_of_the_same_moment_travel_as_one_task(monkeypatch):
     followups.submit(8, 1, "active", [0], None, None)
     time.sleep(0.3)
     assert inline == [(8, 1)]
+
+
+def test_changes_a_few_milliseconds_apart_share_one_batch(monkeypatch):
+    """The flusher waits out its whole window: each submit() wakes it, and a single wait used to
+    send batches of one or two changes under load."""
+    import time
+
+    from matches import followups, tasks
+
+    sent = []
+    monkeypatch.setattr(followups, "FLUSH_AFTER_S", 0.5)
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", lambda args, **kw: sent.append(args[0]))
+    for version in range(1, 6):
+        followups.submit(9, version, "active", [0], [1], None)
+        time.sleep(0.01)
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [[item[1] for item in batch] for batch in sent] == [[1, 2, 3, 4, 5]]

@@ -7,6 +7,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from matches import services
+from tests.conftest import wait_for
 from tests.platform.helpers import seat_of, start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,3 +118,59 @@ def test_turn_badges_go_only_to_players_whose_turn_began_or_ended(make_user):
     got_next, third_silent = async_to_sync(scenario)()
     assert got_next == {"type": "turn", "match": match.pk, "count": 1}
     assert third_silent
+
+
+def test_a_socket_that_says_hello_catches_up_on_what_it_missed(make_user):
+    """Frames sent before a socket joined are not sent again: a move made while the waiting
+    player's page loaded. {"type": "hello"} answers with what they would have said by now."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from notifications.models import Notification
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+    mover = to_move_user(match)
+    waiter = bob if mover == alice else alice
+    services.submit_action(match.pk, mover, {"type": "draw"}, 0)  # no socket is open yet
+    # the "your turn" the move gave them (written by the follow-up, in the worker on pass 2)
+    wait_for(lambda: Notification.objects.filter(user=waiter, kind="your_turn").exists())
+    unread = Notification.objects.filter(user=waiter, read_at__isnull=True).count()
+
+    async def scenario():
+        answers = {}
+        for name, user, path in (("seat", waiter, None), ("me", waiter, "/ws/me/"),
+                                 ("spectator", AnonymousUser(), None), ("mover", mover, None)):
+            comm = _communicator(match.pk, user, path=path)
+            assert (await comm.connect())[0]
+            assert await comm.receive_nothing(timeout=0.2)  # nothing unasked
+            await comm.send_to(text_data='{"type": "hello"}')
+            answers[name] = json.loads(await comm.receive_from(timeout=5))
+            await comm.disconnect()
+        return answers
+
+    answers = async_to_sync(scenario)()
+    assert answers["seat"] == {"type": "state", "turns": 1, "unread": unread, "match": match.pk, "version": 1}
+    assert answers["me"] == {"type": "state", "turns": 1, "unread": unread}
+    assert answers["spectator"] == {"type": "state", "match": match.pk, "version": 1}
+    assert answers["mover"]["turns"] == 0 and answers["mover"]["version"] == 1
+
+
+def test_hello_is_answered_a_few_times_then_not(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    start_minigame(alice, bob)
+
+    async def scenario():
+        comm = _communicator(None, alice, path="/ws/me/")
+        assert (await comm.connect())[0]
+        for _ in range(5):
+            await comm.send_to(text_data='{"type": "hello"}')
+        frames = []
+        while not await comm.receive_nothing(timeout=0.3):
+            frames.append(json.loads(await comm.receive_from()))
+        await comm.send_to(text_data='{"type": "act"}')  # not taken on this socket: no answer
+        silent = await comm.receive_nothing(timeout=0.3)
+        await comm.disconnect()
+        return frames, silent
+
+    frames, silent = async_to_sync(scenario)()
+    assert [f["type"] for f in frames] == ["state"] * 3 and silent

@@ -157,3 +157,23 @@ def test_signals_after_commit(make_user):
     finally:
         signals.match_changed.disconnect(on_changed)
         signals.match_finished.disconnect(on_finished)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_all_bot_match_goes_on_in_a_new_task(monkeypatch, celery_worker):
+    """One bot task plays at most BOT_MOVE_LIMIT moves; then it queues the next instead of
+    leaving the match to the periodic resume_bots (four bots of Der Orden make ~1,000 moves)."""
+    from django.db import transaction
+
+    monkeypatch.setattr(services, "BOT_MOVE_LIMIT", 2)
+    token = services._in_bot_loop.set(True)  # no task from the start: this test runs the first
+    try:
+        with transaction.atomic():
+            match = services.start_match(game="kartenduell", options={}, seed=5, entrants=[
+                {"user": None, "bot": "random-legal", "choices": {}} for _ in range(3)])
+    finally:
+        services._in_bot_loop.reset(token)
+    assert services.play_bots(match.pk) == 2
+    # The rest: in-process tasks on the embedded default, the worker on the real services.
+    wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=60)
+    assert Match.objects.get(pk=match.pk).version > 2

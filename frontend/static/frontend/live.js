@@ -27,10 +27,34 @@
       var next = Math.min((delay || 1000) * 2, 30000);
       setTimeout(function () { connect(path, onFrame, next); }, delay || 1000);
     };
-    socket.onopen = function () { delay = 1000; window.__liveSocketOpen = true; };
+    socket.onopen = function () {
+      delay = 1000;
+      // Frames sent before this socket joined (while the page loaded, or while it was away)
+      // are not sent again: ask for the state they carry (a "state" frame).
+      socket.send(JSON.stringify({type: "hello"}));
+      window.__liveSocketOpen = true;
+    };
+  }
+  function refreshBoard(version) {
+    // the poller inside #live asks for the live part; table.js swaps it in place
+    var live = document.getElementById("live");
+    var poll = document.getElementById("live-poll");
+    // (not while this page's own move is under way: its answer brings the new position)
+    if (document.querySelector("#live form.htmx-request")) return;
+    if (live && poll && Number(version) > Number(live.dataset.version) && window.htmx) {
+      window.htmx.trigger(poll, "refresh");
+    }
   }
   function onFrame(frame) {
     if (frame.type === "turn") { setBadge(frame.count); return; }
+    if (frame.type === "state") {
+      if (frame.turns !== undefined) setBadge(frame.turns);
+      if (frame.unread !== undefined) {
+        document.dispatchEvent(new CustomEvent("live:notification", {detail: {unread: frame.unread}}));
+      }
+      if (frame.version !== undefined && frame.version !== null) refreshBoard(frame.version);
+      return;
+    }
     // Notification frames (notifications app): its own script updates the bell.
     if (frame.type === "notification") {
       document.dispatchEvent(new CustomEvent("live:notification", {detail: frame}));
@@ -54,16 +78,7 @@
       }
       return;
     }
-    if (frame.type === "match.update") {
-      // the poller inside #live asks for the live part; table.js swaps it in place
-      var live = document.getElementById("live");
-      var poll = document.getElementById("live-poll");
-      // (not while this page's own move is under way: its answer brings the new position)
-      if (document.querySelector("#live form.htmx-request")) return;
-      if (live && poll && Number(frame.version) > Number(live.dataset.version) && window.htmx) {
-        window.htmx.trigger(poll, "refresh");
-      }
-    }
+    if (frame.type === "match.update") refreshBoard(frame.version);
   }
   document.addEventListener("DOMContentLoaded", function () {
     var match = document.querySelector("[data-match]");

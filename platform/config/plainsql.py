@@ -1,0 +1,156 @@
+"""The hot path's statements as plain SQL, with the ORM's own conversions.
+
+Building a statement in the ORM (a QuerySet, its compiler, ``as_sql``) cost more CPU than
+running it (issue 15; docs/performance.md, "What changed in stop 20", item 11). These
+helpers build each statement's text once per model and field set and convert values exactly as
+the ORM does (``get_db_prep_save`` on the way in; the backend's and the field's converters on
+the way out), so they work on PostgreSQL and SQLite alike. Only for models without save
+signals: nothing here sends them.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.db import connection
+
+
+def _qn(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def cursor():
+    """On PostgreSQL a cursor that binds parameters on the server: the driver then needs no
+    quoting of its own (a match's state is a JSON document), and psycopg prepares a statement
+    once it ran five times on a connection, which spares PostgreSQL parsing and planning it
+    again. Django's wrapper is kept (its errors, its query log). Elsewhere the usual cursor."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+
+
+@lru_cache(maxsize=64)
+def _columns(model, vendor: str):
+    """(columns, attribute names, converters by position) of ``model``'s concrete fields."""
+    fields = model._meta.concrete_fields
+    converters = []
+    for i, f in enumerate(fields):
+        col = f.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if found:
+            converters.append((i, col, found))
+    return [f.column for f in fields], [f.attname for f in fields], converters
+
+
+def columns(model, alias: str) -> str:
+    """The select list of ``model``'s concrete fields, prefixed by the table alias; ``build``
+    turns the row's slice of ``width(model)`` values back into an instance."""
+    return ", ".join(f"{alias}.{_qn(c)}" for c in _columns(model, connection.vendor)[0])
+
+
+def width(model) -> int:
+    return len(model._meta.concrete_fields)
+
+
+def build(model, values):
+    """An instance of ``model`` from its columns' values as the database returned them (None
+    for a LEFT JOIN that found no row: all of them NULL)."""
+    _cols, names, converters = _columns(model, connection.vendor)
+    if all(v is None for v in values):
+        return None
+    values = list(values)
+    for i, col, found in converters:
+        for convert in found:
+            values[i] = convert(values[i], col, connection)
+    return model.from_db(connection.alias, names, values)
+
+
+@lru_cache(maxsize=64)
+def _select(model, where: str, lock: bool, vendor: str) -> str:
+    table = _qn(model._meta.db_table)
+    locking = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    return f"SELECT {columns(model, table)} FROM {table} WHERE {where}{locking}"
+
+
+def fetch_one(model, where: str, params: list, *, lock: bool = False):
+    """The first row of ``model`` matching ``where`` (plain SQL with %s, on the table's own
+    columns) as an instance, locked FOR UPDATE if ``lock``; None if there is none."""
+    with cursor() as cur:
+        cur.execute(_select(model, where, lock, connection.vendor), params)
+        row = cur.fetchone()
+    return None if row is None else build(model, row)
+
+
+def fetch_all(model, where: str, params: list) -> list:
+    """Every row of ``model`` matching ``where`` as instances (in the database's order)."""
+    with cursor() as cur:
+        cur.execute(_select(model, where, False, connection.vendor), params)
+        rows = cur.fetchall()
+    return [build(model, row) for row in rows]
+
+
+@lru_cache(maxsize=64)
+def _insert(model, suffix: str, vendor: str):
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    sql = (f"INSERT INTO {_qn(model._meta.db_table)} ({', '.join(_qn(f.column) for f in fields)}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))}){suffix} RETURNING {_qn(model._meta.pk.column)}")
+    return sql, fields
+
+
+def can_insert_returning() -> bool:
+    return connection.vendor in ("postgresql", "sqlite") and connection.features.can_return_columns_from_insert
+
+
+def insert(obj, *, unless_conflict: bool = False) -> bool:
+    """INSERT ``obj`` (auto fields filled as ``save`` would) and set its pk. With
+    ``unless_conflict``: nothing happens if a unique key exists already (False is returned).
+    Where the database cannot return the new id, ``save(force_insert=True)`` (no
+    ``unless_conflict`` then: the caller handles IntegrityError)."""
+    if not can_insert_returning():
+        obj.save(force_insert=True)
+        return True
+    sql, fields = _insert(type(obj), " ON CONFLICT DO NOTHING" if unless_conflict else "", connection.vendor)
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with cursor() as cur:
+        cur.execute(sql, values)
+        row = cur.fetchone()
+    if row is None:
+        return False
+    obj.pk = row[0]
+    obj._state.adding, obj._state.db = False, connection.alias
+    return True
+
+
+@lru_cache(maxsize=128)
+def _update(model, fields: tuple[str, ...], vendor: str, rows: int = 1):
+    opts = model._meta
+    columns = [opts.get_field(f) for f in fields]
+    where = "= %s" if rows == 1 else f"IN ({', '.join(['%s'] * rows)})"
+    sql = (f"UPDATE {_qn(opts.db_table)} SET {', '.join(f'{_qn(f.column)} = %s' for f in columns)} "
+           f"WHERE {_qn(opts.pk.column)} {where}")
+    return sql, columns
+
+
+def update_fields(obj, fields) -> None:
+    """``obj.save(update_fields=fields)`` as one plain UPDATE (``auto_now`` fields among
+    ``fields`` are set, as save() would)."""
+    sql, columns = _update(type(obj), tuple(sorted(fields)), connection.vendor)
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns]
+    with cursor() as cur:
+        cur.execute(sql, values + [obj.pk])
+
+
+def update_rows(model, pks: list, values: dict) -> None:
+    """``model.objects.filter(pk__in=pks).update(**values)`` as one plain UPDATE (plain values,
+    no expressions)."""
+    if not pks:
+        return
+    names = tuple(sorted(values))
+    sql, columns = _update(model, names, connection.vendor, len(pks))
+    with cursor() as cur:
+        cur.execute(sql, [f.get_db_prep_save(values[name], connection) for f, name in zip(columns, names)]
+                       + list(pks))

@@ -1,0 +1,13 @@
+"""A WSGI app for the shedding test: every request takes 0.3 s, behind config.shedding."""
+import time
+
+from config.shedding import shed_late_api
+
+
+def _slow(environ, start_response):
+    time.sleep(0.3)
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [b"served"]
+
+
+application = shed_late_api(_slow, after_ms=100)
