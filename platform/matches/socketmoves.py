@@ -10,7 +10,8 @@ Server → client:  {"type": "acted", "ref": ..., "version": 13}
                   {"type": "refused", "ref": ..., "status": 409, "error": "stale_version",
                    "detail": "...", "version": 13}      (the HTTP API's error shape + status)
                   {"type": "refused", "ref": ..., "status": 503, "error": "busy", "retry_after": 1}
-The new view itself arrives as the seat's usual ``match.update`` frame.
+The new view itself arrives as the seat's usual ``match.update`` frame. (The socket also
+takes ``{"type": "hello"}``, answered with a ``state`` frame: see consumers.py.)
 
 Threads: a process runs its socket moves on a few threads of its own (``MOVE_THREADS``), each
 with its own kept database connection (run the socket server with DB_CONN_MAX_AGE > 0, as
