@@ -125,13 +125,42 @@ def insert(obj, *, unless_conflict: bool = False) -> bool:
     return True
 
 
+@lru_cache(maxsize=16)
+def _insert_pair(model, child_model, link: str, vendor: str):
+    sql, fields = _insert(model, " ON CONFLICT DO NOTHING", vendor)
+    child_fields = [f for f in child_model._meta.concrete_fields if not f.primary_key]
+    select = ", ".join("n.id" if f.attname == link else f"%s::{f.cast_db_type(connection)}" for f in child_fields)
+    pair = (f"WITH n AS ({sql}) INSERT INTO {_qn(child_model._meta.db_table)} "
+            f"({', '.join(_qn(f.column) for f in child_fields)}) SELECT {select} FROM n "
+            f"RETURNING {_qn(child_model._meta.pk.column)}, {_qn(child_model._meta.get_field(link).column)}")
+    return pair, fields, [f for f in child_fields if f.attname != link]
+
+
+def insert_unless_conflict_with(obj, child, link: str) -> bool:
+    """PostgreSQL only: ``insert(obj, unless_conflict=True)`` and, if it inserted, ``child``
+    (whose field ``link``, an attname, points to ``obj``) in the same statement. Both pks set;
+    False if ``obj`` existed (nothing inserted)."""
+    sql, fields, child_fields = _insert_pair(type(obj), type(child), link, connection.vendor)
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    values += [f.get_db_prep_save(f.pre_save(child, True), connection) for f in child_fields]
+    with cursor() as cur:
+        cur.execute(sql, values)
+        row = cur.fetchone()
+    if row is None:
+        return False
+    child.pk, obj.pk = row
+    setattr(child, link, obj.pk)
+    for saved in (obj, child):
+        saved._state.adding, saved._state.db = False, connection.alias
+    return True
+
+
 @lru_cache(maxsize=128)
-def _update(model, fields: tuple[str, ...], vendor: str, rows: int = 1):
+def _update(model, fields: tuple[str, ...], vendor: str):
     opts = model._meta
     columns = [opts.get_field(f) for f in fields]
-    where = "= %s" if rows == 1 else f"IN ({', '.join(['%s'] * rows)})"
     sql = (f"UPDATE {_qn(opts.db_table)} SET {', '.join(f'{_qn(f.column)} = %s' for f in columns)} "
-           f"WHERE {_qn(opts.pk.column)} {where}")
+           f"WHERE {_qn(opts.pk.column)} = %s")
     return sql, columns
 
 
@@ -144,13 +173,34 @@ def update_fields(obj, fields) -> None:
         cur.execute(sql, values + [obj.pk])
 
 
-def update_rows(model, pks: list, values: dict) -> None:
-    """``model.objects.filter(pk__in=pks).update(**values)`` as one plain UPDATE (plain values,
-    no expressions)."""
-    if not pks:
+@lru_cache(maxsize=64)
+def _update_each(model, fields: tuple[str, ...], rows: int, vendor: str):
+    opts = model._meta
+    columns = [opts.get_field(f) for f in fields]
+    pk = opts.pk
+    # Typed placeholders: PostgreSQL reads the VALUES list's parameters as text otherwise.
+    row = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in [pk, *columns]) + ")"
+    names = ", ".join(["pk_", *(f"v{i}" for i in range(len(columns)))])
+    sets = ", ".join(f"{_qn(f.column)} = v.v{i}" for i, f in enumerate(columns))
+    sql = (f"UPDATE {_qn(opts.db_table)} SET {sets} FROM (VALUES {', '.join([row] * rows)}) AS v({names}) "
+           f"WHERE {_qn(opts.db_table)}.{_qn(pk.column)} = v.pk_")
+    return sql, columns
+
+
+def update_each(objs: list, fields) -> None:
+    """``obj.save(update_fields=fields)`` for every one of ``objs`` (one model), each with its
+    own values: one statement on PostgreSQL (UPDATE … FROM VALUES), one per object elsewhere."""
+    if not objs:
         return
-    names = tuple(sorted(values))
-    sql, columns = _update(model, names, connection.vendor, len(pks))
+    if len(objs) == 1 or connection.vendor != "postgresql":
+        for obj in objs:
+            update_fields(obj, fields)
+        return
+    sql, columns = _update_each(type(objs[0]), tuple(sorted(fields)), len(objs), connection.vendor)
+    values = []
+    for obj in objs:
+        values.append(obj.pk)
+        values.extend(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns)
     with cursor() as cur:
-        cur.execute(sql, [f.get_db_prep_save(values[name], connection) for f, name in zip(columns, names)]
-                       + list(pks))
+        cur.execute(sql, values)
+

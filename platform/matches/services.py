@@ -195,14 +195,9 @@ def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
             if place:
                 s.place, s.score = place.get("place"), place.get("score")
             changed.append(s)
-    # One plain UPDATE per distinct set of values (a turn passing: two): bulk_update's CASE
-    # expressions cost more CPU to build than the extra round trip, the ORM's update() more
-    # than the statement itself.
-    groups: dict[tuple, list[int]] = {}
-    for s in changed:
-        groups.setdefault((s.to_move, s.to_move_since, s.place, s.score), []).append(s.pk)
-    for (to_move, since, place, score), ids in groups.items():
-        plainsql.update_rows(Seat, ids, {"to_move": to_move, "to_move_since": since, "place": place, "score": score})
+    # One plain UPDATE for all of them (PostgreSQL; elsewhere one per seat): bulk_update's
+    # CASE expressions cost more CPU to build than the statement itself.
+    plainsql.update_each(changed, ("to_move", "to_move_since", "place", "score"))
 
 
 def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.core import signing
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -108,25 +108,31 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
     pref = pref or Preference(user=user)  # no row: defaults
     wanted = channels_for(pref, kind)
     held = quiet_until(pref, user_tz(user), now)
+    deliveries = []
+    if EMAIL in wanted and user.email:
+        status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
+        deliveries.append(Delivery(channel=EMAIL, status=status, not_before=held))
+    if PUSH in wanted:
+        if push_subscriptions is None:
+            push_subscriptions = PushSubscription.objects.filter(user=user)
+        for sub in push_subscriptions:
+            deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=held,
+                                       status=Delivery.Status.HELD if held else Delivery.Status.PENDING))
     with transaction.atomic(savepoint=savepoint):
         notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
-        if not _insert_once(notification):
-            return None
-        deliveries = []
-        if EMAIL in wanted and user.email:
-            status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
-            deliveries.append(Delivery(notification=notification, channel=EMAIL, status=status, not_before=held))
-        if PUSH in wanted:
-            if push_subscriptions is None:
-                push_subscriptions = PushSubscription.objects.filter(user=user)
-            for sub in push_subscriptions:
-                deliveries.append(Delivery(notification=notification, channel=PUSH, subscription=sub,
-                                           status=Delivery.Status.HELD if held else Delivery.Status.PENDING,
-                                           not_before=held))
-        if len(deliveries) == 1:
-            plainsql.insert(deliveries[0])  # the usual case (one e-mail): the ORM cost more than the statement
-        elif deliveries:
-            Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
+        if len(deliveries) == 1 and connection.vendor == "postgresql":
+            # The usual case (one e-mail): both rows in one statement.
+            if not plainsql.insert_unless_conflict_with(notification, deliveries[0], "notification_id"):
+                return None
+        else:
+            if not _insert_once(notification):
+                return None
+            for delivery in deliveries:
+                delivery.notification = notification
+            if len(deliveries) == 1:
+                plainsql.insert(deliveries[0])  # the ORM cost more than the statement
+            elif deliveries:
+                Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
         due = [(d.pk, d.channel) for d in deliveries if d.status == Delivery.Status.PENDING]
         user_id = user.id
         if due:
