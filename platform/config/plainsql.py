@@ -129,7 +129,8 @@ def insert(obj, *, unless_conflict: bool = False) -> bool:
 def _insert_pair(model, child_model, link: str, vendor: str):
     sql, fields = _insert(model, " ON CONFLICT DO NOTHING", vendor)
     child_fields = [f for f in child_model._meta.concrete_fields if not f.primary_key]
-    select = ", ".join("n.id" if f.attname == link else f"%s::{f.cast_db_type(connection)}" for f in child_fields)
+    parent_pk = f"n.{_qn(model._meta.pk.column)}"
+    select = ", ".join(parent_pk if f.attname == link else f"%s::{f.cast_db_type(connection)}" for f in child_fields)
     pair = (f"WITH n AS ({sql}) INSERT INTO {_qn(child_model._meta.db_table)} "
             f"({', '.join(_qn(f.column) for f in child_fields)}) SELECT {select} FROM n "
             f"RETURNING {_qn(child_model._meta.pk.column)}, {_qn(child_model._meta.get_field(link).column)}")

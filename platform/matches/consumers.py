@@ -67,6 +67,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         else:
             await super().dispatch(message)
 
+    async def match_frame(self, event):  # a pre-rendered frame (matches.live) for this socket
+        await self.send(text_data=event["text"])
+
     async def answer_hello(self) -> None:
         """Send the ``state`` frame (module docstring); a socket that asks too often gets nothing."""
         bucket = getattr(self, "hello_bucket", None)
@@ -126,9 +129,6 @@ class MatchConsumer(LiveConsumer):
         # A seated player's moves (matches/socketmoves.py); the same service as the HTTP API.
         await socketmoves.handle(self, text_data)
 
-    async def match_frame(self, event):
-        await self.send(text_data=event["text"])
-
 
 class UserConsumer(LiveConsumer):
     """A signed-in user's own channel: "your turn" badges on every page."""
@@ -149,6 +149,3 @@ class UserConsumer(LiveConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if is_hello(text_data):  # (nothing else is expected from the client here)
             await self.answer_hello()
-
-    async def match_frame(self, event):
-        await self.send(text_data=event["text"])

@@ -2,12 +2,12 @@
 tab title follow a move live (no reload) on another page; the centre marks read; the settings
 page subscribes this browser to web push (and says so clearly when the browser cannot)."""
 import json
-import time
 
 import pytest
 
 from notifications.models import Notification, PushSubscription
 from tests.browser.pages import create_invitation, current_mover, db, follow_into_match, join, sign_up
+from tests.conftest import wait_for
 from tests.notifications.helpers import browser_keys
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,10 +52,8 @@ def test_bell_turn_badge_and_title_follow_moves_live(live_site, browser):
 
     # Their "has started" line is written by the follow-up, which may come after they opened
     # the match; once it exists, opening the match again reads it.
-    started = lambda: Notification.objects.filter(user__username=waiter_name, kind="match_started").exists()
-    deadline = time.monotonic() + LIVE / 1000
-    while not db(started) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for(lambda: db(lambda: Notification.objects.filter(user__username=waiter_name,
+                                                            kind="match_started").exists()), timeout=LIVE / 1000)
     waiter.goto(match_url)
 
     # The waiting player looks at "My games", not at the match: nothing waits for them yet.
