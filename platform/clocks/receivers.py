@@ -7,39 +7,57 @@ from django.dispatch import receiver
 
 from lobby.errors import LobbyError
 from lobby.models import Entry
-from matches.signals import match_changed
+from matches.signals import match_changes
 
 from . import services
 
 logger = logging.getLogger(__name__)
 
 
-@receiver(match_changed, dispatch_uid="clocks.match_changed")
-def clocks_follow_match(sender, match_id, version, status, to_move, previous_to_move, **kwargs):
-    """The clocks, and "your turn" for each that started, in one transaction: a clock runs if and
-    only if its player was told (a redelivered task finds the version applied and does nothing)."""
-    from django.db import DatabaseError, transaction
-
-    from notifications.services import notify
+@receiver(match_changes, dispatch_uid="clocks.match_changes")
+def clocks_follow_matches(sender, changes, **kwargs):
+    """The clocks, and "your turn" for each that started, in one transaction per batch: a clock
+    runs if and only if its player was told (a redelivered task finds the versions applied and
+    does nothing). The batch's statements are shared (clocks.services.on_matches_changed). If
+    the batch fails as a whole (a deadlock with another worker's batch, say), each change is
+    tried again on its own, as if it had come alone."""
+    from django.db import transaction
 
     try:
         with transaction.atomic():
-            started = services.on_match_changed(match_id, version, status, to_move,
-                                                actor=kwargs.get("actor", services.UNKNOWN))
-            for clock in started:
-                try:
-                    # One "your turn" per turn: the key changes only when the player has acted (clock.moves).
-                    context = _turn_context(match_id, clock, kwargs.get("seats"), kwargs.get("game"))
-                    notify(clock.user, "your_turn", context,
-                           key=f"turn:{match_id}:{clock.seat_id}:{clock.moves}", match_id=match_id,
-                           pref=getattr(clock.user, "notification_preference", None),
-                           push_subscriptions=None if clock.has_push else [], savepoint=False)
-                except DatabaseError:
-                    raise  # the transaction is broken: nothing of it may be kept
-                except Exception:  # notify() writes nothing before it could fail like this
-                    logger.exception("your-turn notification: match %s version %s", match_id, version)
-    except Exception:  # the move is committed; a clock hiccup must not turn it into an error page
-        logger.exception("clocks: match %s version %s", match_id, version)
+            _follow(changes)
+        return
+    except Exception:
+        if len(changes) == 1:  # the move is committed; a clock hiccup must not turn it into an error page
+            logger.exception("clocks: match %s version %s", changes[0]["match_id"], changes[0]["version"])
+            return
+        logger.warning("clocks: a batch of %d changes failed; one by one", len(changes), exc_info=True)
+    for change in changes:
+        try:
+            with transaction.atomic():
+                _follow([change])
+        except Exception:
+            logger.exception("clocks: match %s version %s", change["match_id"], change["version"])
+
+
+def _follow(changes: list[dict]) -> None:
+    from notifications.services import notify_many
+
+    items = []
+    for change, started in services.on_matches_changed(changes):
+        match_id = change["match_id"]
+        for clock in started:
+            try:
+                context = _turn_context(match_id, clock, change.get("seats"), change.get("game"))
+            except Exception:  # nothing is written for it yet: the others go on
+                logger.exception("your-turn notification: match %s version %s", match_id, change["version"])
+                continue
+            # One "your turn" per turn: the key changes only when the player has acted (clock.moves).
+            items.append({"user": clock.user, "kind": "your_turn", "context": context, "match_id": match_id,
+                          "key": f"turn:{match_id}:{clock.seat_id}:{clock.moves}",
+                          "pref": getattr(clock.user, "notification_preference", None),
+                          "push_subscriptions": None if clock.has_push else []})
+    notify_many(items)
 
 
 def _turn_context(match_id: int, clock, seats, game) -> dict:

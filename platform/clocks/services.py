@@ -6,6 +6,7 @@ by an in-process loop on the embedded default (see tasks.py, scheduler.py).
 """
 from __future__ import annotations
 
+import json
 import logging
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -97,7 +98,6 @@ def on_match_changed(match_id: int, version: int, status: str, to_move: list[int
     turn" notification) and ``usernames`` (user id -> name of every clock's
     player). Runs in the caller's transaction if there is one (no savepoint)."""
     now = now or timezone.now()
-    started: list[SeatClock] = []
     with transaction.atomic(savepoint=False):
         # An ordinary change: one UPDATE records the version (only if newer), takes the time
         # control's row lock (which orders the followers of one match) and returns the time
@@ -112,45 +112,121 @@ def on_match_changed(match_id: int, version: int, status: str, to_move: list[int
                 return []  # already applied (or older than what was applied)
             tc.version = version
             tc.save(update_fields=["version"])
-        if not clocks:  # the first change (or no human seat): make the clocks
-            created = [SeatClock(seat=s, match_id=match_id, user_id=s.user_id, bank_seconds=tc.bank_hours * 3600.0)
-                       for s in Seat.objects.filter(match_id=match_id) if s.user_id and not s.bot]
-            if created:
-                for clock in created:
-                    clock.save()
-                clocks = _locked_clocks(match_id, now)
-        if actor is UNKNOWN:
-            actor = None
-            if version:
-                actor = (LogEntry.objects.filter(match_id=match_id, seq=version,
-                                                 kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.UNDO])
-                         .values_list("seat", flat=True).first())
-        active = set(to_move) if status == Match.Status.ACTIVE else set()
-        usernames = {c.user_id: c.user.username for c in clocks}
-        changed: list[tuple[SeatClock, set]] = []
-        for clock in clocks:
-            s = clock.seat
-            clock.no_vacation_ahead = not clock.vacation_ahead
-            clock.usernames = usernames
-            runs = s.seat in active and s.user_id and not s.bot and not s.resigned
-            acted = actor is not None and actor == s.seat
-            fields = set()
-            if clock.started_at is not None and (not runs or acted):
-                _stop(clock, tc, now, acted)
-                fields |= {"started_at", "bank_seconds", "stage", "next_check_at", "moves"}
-            if runs and clock.started_at is None:
-                clock.started_at, clock.stage = now, 0
-                _schedule(clock, tc, now)
-                fields |= {"started_at", "stage", "next_check_at"}
-                if not acted:
-                    started.append(clock)
-            if fields:
-                changed.append((clock, fields))
-        if changed:  # one statement (PostgreSQL); the union of the fields: the rows are locked
-            plainsql.update_each([clock for clock, _fields in changed], set().union(*(f for _c, f in changed)))
-        if status != Match.Status.ACTIVE:
-            _count_finished_game([c.user_id for c in clocks])
-    return started
+        if not clocks:
+            clocks = _make_clocks(match_id, tc, now)
+        turn = _Turn(match_id, version, status, to_move, actor)
+        _turn_over(turn, clocks, tc, now)
+        _write_turns([turn])
+    return turn.started
+
+
+def on_matches_changed(changes: list[dict], now: datetime | None = None) -> list[tuple[dict, list[SeatClock]]]:
+    """``on_match_changed`` for a batch of committed changes (the worker's follow-up batch), in
+    the caller's transaction: ``changes`` hold its arguments (``match_id``, ``version``,
+    ``status``, ``to_move``, optional ``actor``). The ordinary ones (the time control exists and
+    the version is newer) share their statements: the versions, the clocks' read, their
+    writes and the players' records are one statement each, not one per change. The changes of
+    one match are applied in their order, in rounds (the first of each match, then the second…).
+    Returns each change with the clocks that started."""
+    now = now or timezone.now()
+    rounds: list[list[dict]] = []
+    seen: dict[int, int] = {}
+    for change in changes:
+        r = seen.get(change["match_id"], 0)
+        seen[change["match_id"]] = r + 1
+        if r == len(rounds):
+            rounds.append([])
+        rounds[r].append(change)
+    result = []
+    with transaction.atomic(savepoint=False):
+        for changes_ in rounds:
+            tcs = _advance_versions([(c["match_id"], c["version"]) for c in changes_ if c["version"] > 0])
+            ordinary = [c for c in changes_ if c["match_id"] in tcs]
+            for change in changes_:
+                if change["match_id"] not in tcs:  # the start, a repeated or older version, no time control
+                    result.append((change, on_match_changed(change["match_id"], change["version"], change["status"],
+                                                            change["to_move"], now, actor=change.get("actor", UNKNOWN))))
+            clocks_of = _locked_clocks_of([c["match_id"] for c in ordinary], now)
+            turns = []
+            for change in ordinary:
+                match_id = change["match_id"]
+                clocks = clocks_of.get(match_id) or _make_clocks(match_id, tcs[match_id], now)
+                turn = _Turn(match_id, change["version"], change["status"], change["to_move"],
+                             change.get("actor", UNKNOWN))
+                _turn_over(turn, clocks, tcs[match_id], now)
+                turns.append(turn)
+                result.append((change, turn.started))
+            _write_turns(turns)
+    return result
+
+
+class _Turn:
+    """One change's effect on its match's clocks, computed before anything is written."""
+
+    def __init__(self, match_id: int, version: int, status: str, to_move: list[int], actor):
+        self.match_id, self.version, self.status, self.to_move, self.actor = match_id, version, status, to_move, actor
+        self.changed: list[tuple[SeatClock, set]] = []
+        self.started: list[SeatClock] = []
+        self.moves: list[tuple[int, int]] = []  # (user id, seconds) of each finished turn
+        self.finished_users: list[int] = []
+
+
+def _make_clocks(match_id: int, tc: TimeControl, now: datetime) -> list[SeatClock]:
+    """The first change (or no human seat): make the clocks."""
+    created = [SeatClock(seat=s, match_id=match_id, user_id=s.user_id, bank_seconds=tc.bank_hours * 3600.0)
+               for s in Seat.objects.filter(match_id=match_id) if s.user_id and not s.bot]
+    if not created:
+        return []
+    for clock in created:
+        clock.save()
+    return _locked_clocks(match_id, now)
+
+
+def _turn_over(turn: _Turn, clocks: list[SeatClock], tc: TimeControl, now: datetime) -> None:
+    """Which clocks stop (and the finished turns to count), which start; nothing written yet."""
+    actor = turn.actor
+    if actor is UNKNOWN:
+        actor = None
+        if turn.version:
+            actor = (LogEntry.objects.filter(match_id=turn.match_id, seq=turn.version,
+                                             kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.UNDO])
+                     .values_list("seat", flat=True).first())
+    active = set(turn.to_move) if turn.status == Match.Status.ACTIVE else set()
+    usernames = {c.user_id: c.user.username for c in clocks}
+    for clock in clocks:
+        s = clock.seat
+        clock.no_vacation_ahead = not clock.vacation_ahead
+        clock.usernames = usernames
+        runs = s.seat in active and s.user_id and not s.bot and not s.resigned
+        acted = actor is not None and actor == s.seat
+        fields = set()
+        if clock.started_at is not None and (not runs or acted):
+            used = _stop(clock, tc, now, acted)
+            if acted:
+                turn.moves.append((clock.user_id, round(used)))
+            fields |= {"started_at", "bank_seconds", "stage", "next_check_at", "moves"}
+        if runs and clock.started_at is None:
+            clock.started_at, clock.stage = now, 0
+            _schedule(clock, tc, now)
+            fields |= {"started_at", "stage", "next_check_at"}
+            if not acted:
+                turn.started.append(clock)
+        if fields:
+            turn.changed.append((clock, fields))
+    if turn.status != Match.Status.ACTIVE:
+        turn.finished_users = [c.user_id for c in clocks]
+
+
+def _write_turns(turns: list[_Turn]) -> None:
+    """The clocks that changed in one statement (PostgreSQL; the union of the fields: the rows
+    are locked), then the players' records."""
+    changed = [pair for turn in turns for pair in turn.changed]
+    if changed:
+        plainsql.update_each([clock for clock, _fields in changed], set().union(*(f for _c, f in changed)))
+    _count_moves([move for turn in turns for move in turn.moves])
+    for turn in turns:
+        if turn.finished_users:
+            _count_finished_game(turn.finished_users)
 
 
 def _advance_version(match_id: int, version: int) -> TimeControl | None:
@@ -168,15 +244,50 @@ def _advance_version(match_id: int, version: int) -> TimeControl | None:
                        f"AND {qn('version')} < %s RETURNING {', '.join(qn(c) for c in columns)}",
                        [version, match_id, version])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _tc_from(match_id, version, row)
+
+
+def _tc_from(match_id: int, version: int, row) -> TimeControl:
     values = dict(zip(_TC_FIELDS, row))
     values["weekends_off"] = bool(values["weekends_off"])  # SQLite says 0/1
     return TimeControl(match_id=match_id, version=version, **values)
 
 
+@lru_cache(maxsize=2)
+def _advance_versions_sql(vendor: str) -> str:
+    # The rows are locked in match order first (two workers' batches that share matches then
+    # wait for each other instead of deadlocking); FOR UPDATE re-checks "version < new" on a
+    # row another transaction changed meanwhile.
+    opts, qn = TimeControl._meta, connection.ops.quote_name
+    table, columns = qn(opts.db_table), [qn(opts.get_field(f).column) for f in _TC_FIELDS]
+    return (f"WITH v (m, ver) AS (SELECT * FROM unnest(%s::bigint[], %s::integer[])), "
+            f"locked AS (SELECT t.{qn('id')} AS id, v.ver FROM {table} t JOIN v ON t.{qn('match_id')} = v.m "
+            f"WHERE t.{qn('version')} < v.ver ORDER BY t.{qn('match_id')} FOR UPDATE OF t) "
+            f"UPDATE {table} SET {qn('version')} = locked.ver FROM locked WHERE {table}.{qn('id')} = locked.id "
+            f"RETURNING {table}.{qn('match_id')}, {', '.join(f'{table}.{c}' for c in columns)}")
+
+
+def _advance_versions(pairs: list[tuple[int, int]]) -> dict[int, TimeControl]:
+    """``_advance_version`` for several matches (each once): the time controls that advanced,
+    by match id. One statement on PostgreSQL."""
+    if not pairs:
+        return {}
+    if connection.vendor != "postgresql" or len(pairs) == 1:
+        found = {match_id: _advance_version(match_id, version) for match_id, version in pairs}
+        return {match_id: tc for match_id, tc in found.items() if tc is not None}
+    version_of = dict(pairs)
+    with plainsql.cursor() as cursor:
+        cursor.execute(_advance_versions_sql(connection.vendor), [list(version_of), list(version_of.values())])
+        rows = cursor.fetchall()
+    return {row[0]: _tc_from(row[0], version_of[row[0]], row[1:]) for row in rows}
+
+
 def _locked_clocks(match_id: int, now: datetime) -> list[SeatClock]:
-    """The match's clocks, locked, ordered by seat, with what the follow-up needs read along:
+    return _locked_clocks_of([match_id], now).get(match_id, [])
+
+
+def _locked_clocks_of(match_ids: list[int], now: datetime) -> dict[int, list[SeatClock]]:
+    """The matches' clocks (by match id), locked, ordered by seat, with what the follow-up needs read along:
     the seat, the user (profile; notification preference and whether they have push
     subscriptions: notify() need not ask) and whether any vacation of the player ends after
     the turn's start (if not, none is read). One plain statement: built by the ORM (four
@@ -200,9 +311,11 @@ def _locked_clocks(match_id: int, now: datetime) -> list[SeatClock]:
            f"JOIN {table[User]} u ON u.{qn('id')} = c.{qn('user_id')} "
            f"LEFT JOIN {table[Profile]} p ON p.{qn('user_id')} = u.{qn('id')} "
            f"LEFT JOIN {table[Preference]} n ON n.{qn('user_id')} = u.{qn('id')} "
-           f"WHERE c.{qn('match_id')} = %s{locking}")
+           f"WHERE c.{qn('match_id')} {_in_list(len(match_ids))}{locking}")
+    if not match_ids:
+        return {}
     with plainsql.cursor() as cursor:
-        cursor.execute(sql, [now, match_id])
+        cursor.execute(sql, [now, *_in_params(match_ids)])
         rows = cursor.fetchall()
     clocks = []
     for row in rows:
@@ -217,29 +330,39 @@ def _locked_clocks(match_id: int, now: datetime) -> list[SeatClock]:
         User.notification_preference.related.set_cached_value(user, preference)
         clock.vacation_ahead, clock.has_push = bool(row[at]), bool(row[at + 1])
         clocks.append(clock)
-    return sorted(clocks, key=lambda c: c.seat.seat)  # (ORDER BY in SQL: 0.2 ms more CPU)
+    by_match: dict[int, list[SeatClock]] = {}
+    for clock in sorted(clocks, key=lambda c: c.seat.seat):  # (ORDER BY in SQL: 0.2 ms more CPU)
+        by_match.setdefault(clock.match_id, []).append(clock)
+    return by_match
 
 
-def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> None:
+def _in_list(n: int) -> str:
+    """``= ANY(%s)`` with one array on PostgreSQL (one statement text for any count, so psycopg
+    prepares it), else ``IN (%s, …)``."""
+    return "= ANY(%s)" if connection.vendor == "postgresql" else f"IN ({', '.join(['%s'] * n)})"
+
+
+def _in_params(values: list) -> list:
+    return [list(values)] if connection.vendor == "postgresql" else list(values)
+
+
+def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> float:
+    """Stops the clock; the seconds the turn used (the caller counts a finished turn)."""
     used = status(clock, tc, now)["used"]
     if tc.mode == TimeControl.Mode.BANK:
         clock.bank_seconds = max(0.0, clock.bank_seconds - used) + (tc.increment_hours * 3600.0 if acted else 0)
     if acted:
         clock.moves += 1
-        _count_move(clock.user_id, round(used))
     clock.started_at, clock.next_check_at, clock.stage = None, None, 0
+    return used
 
 
-# The player's record after a finished turn, in one statement: the record is made with this
-# turn, or moves + 1 and the turn's seconds appended to ``recent``, only the last
-# PlayerRecord.RECENT kept (an upsert, per database: PostgreSQL's jsonb, SQLite's JSON1;
-# elsewhere read and write under the row lock). Plain SQL: the statement is the database's own
-# either way, and building it in the ORM cost more CPU than running it.
+# The players' records after finished turns: each record is made with its turns, or moves + n
+# and the turns' seconds appended to ``recent``, only the last PlayerRecord.RECENT kept. An
+# upsert per database: on PostgreSQL one statement for all players (jsonb), on SQLite one per
+# turn (JSON1); elsewhere read and write under the row lock. Plain SQL: the statement is the
+# database's own either way, and building it in the ORM cost more CPU than running it.
 _RECENT_SQL = {
-    "postgresql": ("jsonb_build_array(%s::integer)",
-                   "(SELECT COALESCE(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM jsonb_array_elements("
-                   "{col} || to_jsonb(%s::integer)) WITH ORDINALITY AS t(e, i) "
-                   "WHERE t.i > jsonb_array_length({col}) + 1 - %s)"),
     "sqlite": ("json_array(%s)",
                "(SELECT json_group_array(j.value) FROM json_each(json_insert({col}, '$[#]', %s)) AS j "
                "WHERE j.key > json_array_length({col}) - %s)"),
@@ -254,6 +377,39 @@ def _count_move_sql(vendor: str) -> str:
     return (f"INSERT INTO {table} ({qn('user_id')}, {qn('moves')}, {qn('timeouts')}, {qn('games')}, "
             f"{qn('recent')}) VALUES (%s, 1, 0, 0, {first}) ON CONFLICT ({qn('user_id')}) DO UPDATE SET "
             f"{qn('moves')} = {table}.{qn('moves')} + 1, {qn('recent')} = {appended.format(col=recent)}")
+
+
+@lru_cache(maxsize=2)
+def _count_moves_sql(vendor: str) -> str:
+    # In user order, so two transactions that count the same players lock their rows in one order.
+    qn, table = connection.ops.quote_name, connection.ops.quote_name(PlayerRecord._meta.db_table)
+    user_type = PlayerRecord._meta.get_field("user").cast_db_type(connection)
+    recent = f"{table}.{qn('recent')}"
+    return (f"INSERT INTO {table} ({qn('user_id')}, {qn('moves')}, {qn('timeouts')}, {qn('games')}, {qn('recent')}) "
+            f"SELECT x.u, x.n, 0, 0, x.r::jsonb FROM unnest(%s::{user_type}[], %s::integer[], %s::text[]) "
+            f"AS x(u, n, r) ORDER BY x.u ON CONFLICT ({qn('user_id')}) DO UPDATE SET "
+            f"{qn('moves')} = {table}.{qn('moves')} + EXCLUDED.{qn('moves')}, {qn('recent')} = "
+            f"(SELECT COALESCE(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb) FROM jsonb_array_elements("
+            f"{recent} || EXCLUDED.{qn('recent')}) WITH ORDINALITY AS t(e, i) "
+            f"WHERE t.i > jsonb_array_length({recent}) + jsonb_array_length(EXCLUDED.{qn('recent')}) - %s)")
+
+
+def _count_moves(moves: list[tuple[int, int]]) -> None:
+    """Count finished turns, (user id, seconds) each, in their order."""
+    if not moves:
+        return
+    if connection.vendor != "postgresql":
+        for user_id, seconds in moves:
+            _count_move(user_id, seconds)
+        return
+    per_user: dict[int, list[int]] = {}
+    for user_id, seconds in moves:
+        per_user.setdefault(user_id, []).append(seconds)
+    users = sorted(per_user)
+    with plainsql.cursor() as cursor:
+        cursor.execute(_count_moves_sql(connection.vendor), [
+            users, [len(per_user[u]) for u in users],
+            [json.dumps(per_user[u][-PlayerRecord.RECENT:]) for u in users], PlayerRecord.RECENT])
 
 
 def _count_move(user_id: int, seconds: int) -> None:

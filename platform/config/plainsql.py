@@ -72,13 +72,21 @@ def build(model, values):
 @lru_cache(maxsize=64)
 def _select(model, where: str, lock: bool, vendor: str) -> str:
     table = _qn(model._meta.db_table)
-    locking = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    locking = ""
+    if lock and connection.features.has_select_for_no_key_update:
+        # Excludes every other writer of the row, but not the foreign-key checks of rows
+        # inserted meanwhile that point to it (a notification of the match): FOR UPDATE made
+        # those wait for the move's commit.
+        locking = " FOR NO KEY UPDATE"
+    elif lock and connection.features.has_select_for_update:
+        locking = " FOR UPDATE"
     return f"SELECT {columns(model, table)} FROM {table} WHERE {where}{locking}"
 
 
 def fetch_one(model, where: str, params: list, *, lock: bool = False):
     """The first row of ``model`` matching ``where`` (plain SQL with %s, on the table's own
-    columns) as an instance, locked FOR UPDATE if ``lock``; None if there is none."""
+    columns) as an instance, locked for a writer if ``lock`` (FOR NO KEY UPDATE where the
+    database has it, else FOR UPDATE); None if there is none."""
     with cursor() as cur:
         cur.execute(_select(model, where, lock, connection.vendor), params)
         row = cur.fetchone()
@@ -156,6 +164,75 @@ def insert_unless_conflict_with(obj, child, link: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=16)
+def _insert_many_pairs(model, child_model, link: str, keys: tuple[str, ...], with_children: bool, vendor: str):
+    opts, child_opts = model._meta, child_model._meta
+    fields = [f for f in opts.concrete_fields if not f.primary_key]
+    child_fields = [f for f in child_opts.concrete_fields if not f.primary_key and f.attname != link]
+    key_fields = [opts.get_field(k) for k in keys]
+    pk, child_pk = _qn(opts.pk.column), _qn(child_opts.pk.column)
+    key_cols = ", ".join(f"n.{_qn(f.column)}" for f in key_fields)
+
+    def unnest(columns, prefix):  # one array per column: one statement text for any number of rows
+        arrays = ", ".join(f"%s::{f.cast_db_type(connection)}[]" for f in columns)
+        return f"unnest({arrays}) AS {prefix}({', '.join(f'{prefix}{i}' for i in range(len(columns)))})"
+
+    sql = (f"WITH n AS (INSERT INTO {_qn(opts.db_table)} ({', '.join(_qn(f.column) for f in fields)}) "
+           f"SELECT * FROM {unnest(fields, 'p')} ON CONFLICT DO NOTHING "
+           f"RETURNING {pk}, {', '.join(_qn(f.column) for f in key_fields)})")
+    if not with_children:
+        return sql + f" SELECT {key_cols}, n.{pk}, NULL FROM n", fields, child_fields, key_fields
+    # The children name their parent by its unique key (the parents' new ids are not known
+    # before the statement).
+    on = " AND ".join(f"c.c{i} = n.{_qn(f.column)}" for i, f in enumerate(key_fields))
+    link_col = _qn(child_opts.get_field(link).column)
+    child_values = ", ".join(f"c.c{len(key_fields) + i}" for i in range(len(child_fields)))
+    sql += (f", d AS (INSERT INTO {_qn(child_opts.db_table)} "
+            f"({link_col}, {', '.join(_qn(f.column) for f in child_fields)}) "
+            f"SELECT n.{pk}, {child_values} FROM n JOIN {unnest([*key_fields, *child_fields], 'c')} ON {on} "
+            f"RETURNING {child_pk}, {link_col}) "
+            f"SELECT {key_cols}, n.{pk}, d.{child_pk} FROM n LEFT JOIN d ON d.{link_col} = n.{pk}")
+    return sql, fields, child_fields, key_fields
+
+
+def insert_many_unless_conflict_with(objs: list, children: list, link: str, keys: tuple[str, ...]) -> list[int]:
+    """PostgreSQL only: ``insert(obj, unless_conflict=True)`` for each of ``objs`` (one model,
+    unique on ``keys``, attnames) and, for each it inserted, its child (``children[i]``, one
+    model, or None; ``link``: the child's attname pointing to its parent), all in one statement.
+    Sets the pks of what it inserted; returns the indexes of the objs inserted."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    position = {}  # a key twice: only the first is tried (the second would conflict with it)
+    for i, obj in enumerate(objs):
+        position.setdefault(tuple(getattr(obj, k) for k in keys), i)
+    tried = sorted(position.values())
+    kids = [(i, children[i]) for i in tried if children[i] is not None]
+    sql, fields, child_fields, key_fields = _insert_many_pairs(
+        model, type(kids[0][1]) if kids else model, link, keys, bool(kids), connection.vendor)
+    values = [[f.get_db_prep_save(f.pre_save(objs[i], True), connection) for i in tried] for f in fields]
+    if kids:
+        values += [[getattr(objs[i], f.attname) for i, _child in kids] for f in key_fields]
+        values += [[f.get_db_prep_save(f.pre_save(child, True), connection) for _i, child in kids]
+                   for f in child_fields]
+    with cursor() as cur:
+        cur.execute(sql, values)
+        rows = cur.fetchall()
+    inserted = []
+    for *key, pk, child_pk in rows:
+        i = position[tuple(key)]
+        inserted.append(i)
+        saved = [objs[i]]
+        objs[i].pk = pk
+        if child_pk is not None:
+            children[i].pk = child_pk
+            setattr(children[i], link, pk)
+            saved.append(children[i])
+        for obj in saved:
+            obj._state.adding, obj._state.db = False, connection.alias
+    return sorted(inserted)
+
+
 @lru_cache(maxsize=128)
 def _update(model, fields: tuple[str, ...], vendor: str):
     opts = model._meta
@@ -175,33 +252,31 @@ def update_fields(obj, fields) -> None:
 
 
 @lru_cache(maxsize=64)
-def _update_each(model, fields: tuple[str, ...], rows: int, vendor: str):
+def _update_each(model, fields: tuple[str, ...], vendor: str):
     opts = model._meta
     columns = [opts.get_field(f) for f in fields]
     pk = opts.pk
-    # Typed placeholders: PostgreSQL reads the VALUES list's parameters as text otherwise.
-    row = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in [pk, *columns]) + ")"
+    # One array per column: the statement's text is the same for any number of rows, so the
+    # driver parses it once and prepares it (a VALUES list of 15 rows was re-parsed every time).
+    arrays = ", ".join(f"%s::{f.cast_db_type(connection)}[]" for f in [pk, *columns])
     names = ", ".join(["pk_", *(f"v{i}" for i in range(len(columns)))])
     sets = ", ".join(f"{_qn(f.column)} = v.v{i}" for i, f in enumerate(columns))
-    sql = (f"UPDATE {_qn(opts.db_table)} SET {sets} FROM (VALUES {', '.join([row] * rows)}) AS v({names}) "
+    sql = (f"UPDATE {_qn(opts.db_table)} SET {sets} FROM unnest({arrays}) AS v({names}) "
            f"WHERE {_qn(opts.db_table)}.{_qn(pk.column)} = v.pk_")
     return sql, columns
 
 
 def update_each(objs: list, fields) -> None:
     """``obj.save(update_fields=fields)`` for every one of ``objs`` (one model), each with its
-    own values: one statement on PostgreSQL (UPDATE … FROM VALUES), one per object elsewhere."""
+    own values: one statement on PostgreSQL (UPDATE … FROM unnest(arrays)), one per object elsewhere."""
     if not objs:
         return
     if len(objs) == 1 or connection.vendor != "postgresql":
         for obj in objs:
             update_fields(obj, fields)
         return
-    sql, columns = _update_each(type(objs[0]), tuple(sorted(fields)), len(objs), connection.vendor)
-    values = []
-    for obj in objs:
-        values.append(obj.pk)
-        values.extend(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns)
+    sql, columns = _update_each(type(objs[0]), tuple(sorted(fields)), connection.vendor)
+    values = [[obj.pk for obj in objs]]
+    values += [[f.get_db_prep_save(f.pre_save(obj, False), connection) for obj in objs] for f in columns]
     with cursor() as cur:
         cur.execute(sql, values)
-

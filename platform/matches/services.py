@@ -268,10 +268,33 @@ def announce_change(match_id: int, version: int, status: str, to_move: list[int]
 def send_change_signals(match_id, version, status, to_move, previous_to_move, hints: dict | None = None) -> None:
     """``hints`` (what the change already knew: ``actor``, ``seats``) go to the receivers as
     keyword arguments; without them (an older task) receivers read what they need."""
-    signals.match_changed.send(sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
-                               previous_to_move=previous_to_move, **(hints or {}))
-    if status == Match.Status.FINISHED:
-        signals.match_finished.send(sender=Match, match_id=match_id)
+    send_changes([[match_id, version, status, to_move, previous_to_move, hints]])
+
+
+def send_changes(batch: list[list]) -> int:
+    """The signals of several committed changes (each item: ``send_change_signals``'s arguments):
+    ``match_changes`` once for all of them, then each one's ``match_changed`` (and
+    ``match_finished``) in order. One failing change does not hold up the others; returns how
+    many went through."""
+    changes = []
+    for match_id, version, status, to_move, previous_to_move, *rest in batch:
+        hints = (rest[0] if rest else None) or {}  # a task of an older version has none
+        changes.append(dict(match_id=match_id, version=version, status=status, to_move=to_move,
+                            previous_to_move=previous_to_move, **hints))
+    try:
+        signals.match_changes.send(sender=Match, changes=changes)
+    except Exception:  # its receivers guard themselves; this is the last line
+        logger.exception("follow-up of %d changes failed", len(changes))
+    done = 0
+    for change in changes:
+        try:
+            signals.match_changed.send(sender=Match, **change)
+            if change["status"] == Match.Status.FINISHED:
+                signals.match_finished.send(sender=Match, match_id=change["match_id"])
+            done += 1
+        except Exception:
+            logger.exception("follow-up of match %s v%s failed", change["match_id"], change["version"])
+    return done
 
 
 # --- undo and resign -------------------------------------------------------------------------------

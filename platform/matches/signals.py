@@ -9,9 +9,14 @@ receiver never sees a change that was rolled back. Receivers must be quick: hand
   more add it, and receivers must not rely on it (a task queued by an older version lacks it):
   ``actor`` (the seat whose action or undo made this version, None if no seat acted),
   ``game`` (the slug) and ``seats`` (``[seat, user_id, bot]`` per seat, ordered by seat).
+- ``match_changes(changes)``: the same changes as a batch, before their ``match_changed``:
+  a list of dicts with ``match_changed``'s arguments, in commit order (one change when the
+  follow-up runs inline; the worker's batch otherwise). For receivers that do the work of many
+  changes together (the clocks: a few statements per batch, not per change).
 - ``match_finished(match_id)``: once, when a match ends (by the rules or by resignation).
 """
 from django.dispatch import Signal
 
 match_changed = Signal()
+match_changes = Signal()
 match_finished = Signal()

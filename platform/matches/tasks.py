@@ -68,13 +68,6 @@ def announce_change(match_id: int, version: int, status: str, to_move: list[int]
 def announce_changes(batch: list[list]) -> int:
     """The follow-ups of several committed changes (matches/followups.py), in order; each item
     is announce_change's argument list. One failing change does not hold up the others."""
-    from .services import send_change_signals
+    from .services import send_changes
 
-    done = 0
-    for item in batch:
-        try:
-            send_change_signals(*item)
-            done += 1
-        except Exception:
-            logger.exception("follow-up of match %s v%s failed", item[0], item[1])
-    return done
+    return send_changes(batch)

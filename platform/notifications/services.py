@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -97,10 +98,31 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
     None if they have none) and ``push_subscriptions`` (their PushSubscriptions). With
     ``savepoint=False`` it runs in the caller's transaction without a savepoint: a database
     error then fails the caller's transaction (nothing else can fail once it writes)."""
+    prepared = _prepare(user, kind, context, key=key, match_id=match_id, now=now, pref=pref,
+                        push_subscriptions=push_subscriptions)
+    if prepared is None:
+        return None
+    with transaction.atomic(savepoint=savepoint):
+        if not _write(prepared):
+            return None
+        _announce([prepared])
+    return prepared.notification
+
+
+@dataclass(eq=False)  # compared by identity
+class _Prepared:
+    """A notification, its deliveries and its live frame, built before anything is written."""
+    notification: Notification
+    deliveries: list
+    frame: dict
+
+
+def _prepare(user, kind: str, context: dict, *, key: str, match_id: int | None, now: datetime | None,
+             pref, push_subscriptions) -> _Prepared | None:
+    """Everything that is not a write: once it writes, only the database can fail."""
     if user is None or not user.is_active:
         return None
     now = now or timezone.now()
-    # Everything that is not a write comes first: once it writes, only the database can fail.
     frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
              "kind": kind}
     if pref is _UNKNOWN:
@@ -118,27 +140,68 @@ def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = N
         for sub in push_subscriptions:
             deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=held,
                                        status=Delivery.Status.HELD if held else Delivery.Status.PENDING))
-    with transaction.atomic(savepoint=savepoint):
-        notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
-        if len(deliveries) == 1 and connection.vendor == "postgresql":
-            # The usual case (one e-mail): both rows in one statement.
-            if not plainsql.insert_unless_conflict_with(notification, deliveries[0], "notification_id"):
-                return None
-        else:
-            if not _insert_once(notification):
-                return None
-            for delivery in deliveries:
-                delivery.notification = notification
-            if len(deliveries) == 1:
-                plainsql.insert(deliveries[0])  # the ORM cost more than the statement
-            elif deliveries:
-                Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
-        due = [(d.pk, d.channel) for d in deliveries if d.status == Delivery.Status.PENDING]
-        user_id = user.id
-        if due:
-            transaction.on_commit(lambda: enqueue(due))
+    notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
+    return _Prepared(notification, deliveries, frame)
+
+
+def _write(prepared: _Prepared) -> bool:
+    """The notification and its deliveries, unless it exists (False then)."""
+    notification, deliveries = prepared.notification, prepared.deliveries
+    if len(deliveries) == 1 and connection.vendor == "postgresql":
+        # The usual case (one e-mail): both rows in one statement.
+        return plainsql.insert_unless_conflict_with(notification, deliveries[0], "notification_id")
+    if not _insert_once(notification):
+        return False
+    for delivery in deliveries:
+        delivery.notification = notification
+    if len(deliveries) == 1:
+        plainsql.insert(deliveries[0])  # the ORM cost more than the statement
+    elif deliveries:
+        Delivery.objects.bulk_create(deliveries)  # sets the ids (PostgreSQL, SQLite)
+    return True
+
+
+def _announce(written: list[_Prepared]) -> None:
+    """After commit: the sends that are due, and each user's unread count with the newest line."""
+    due = [(d.pk, d.channel) for p in written for d in p.deliveries if d.status == Delivery.Status.PENDING]
+    if due:
+        transaction.on_commit(lambda: enqueue(due))
+    frames = {p.notification.user_id: p.frame for p in written}  # per user, the newest line
+    if len(frames) == 1:
+        (user_id, frame), = frames.items()
         transaction.on_commit(lambda: push_live(user_id, frame))
-    return notification
+    elif frames:
+        transaction.on_commit(lambda: push_live_many(frames))
+
+
+def notify_many(items: list[dict], *, now: datetime | None = None) -> int:
+    """``notify`` for several notifications in the caller's transaction (no savepoint: a
+    database error fails it). Each item holds notify's arguments (``user``, ``kind``,
+    ``context``, ``key``, optional ``match_id``, ``pref``, ``push_subscriptions``). One that
+    cannot be built (its text, say) is logged and left out. On PostgreSQL those with at most
+    one delivery (the usual: one e-mail) are written in one statement. Returns how many were new."""
+    prepared = []
+    for item in items:
+        try:
+            p = _prepare(item["user"], item["kind"], item["context"], key=item["key"],
+                         match_id=item.get("match_id"), now=now, pref=item.get("pref", _UNKNOWN),
+                         push_subscriptions=item.get("push_subscriptions"))
+        except Exception:  # nothing is written yet: the others go on
+            logger.exception("notification %s for user %s", item.get("kind"), getattr(item.get("user"), "pk", None))
+            continue
+        if p is not None:
+            prepared.append(p)
+    written = []
+    with transaction.atomic(savepoint=False):
+        together = [p for p in prepared if len(p.deliveries) <= 1] if connection.vendor == "postgresql" else []
+        if together:
+            inserted = plainsql.insert_many_unless_conflict_with(
+                [p.notification for p in together], [p.deliveries[0] if p.deliveries else None for p in together],
+                "notification_id", ("user_id", "key"))
+            written += [together[i] for i in inserted]
+        written += [p for p in prepared if p not in together and _write(p)]
+        _announce(written)
+    return len(written)
 
 
 def _insert_once(notification: Notification) -> bool:
@@ -219,6 +282,21 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
         logger.warning("live notification to user %s failed", user_id, exc_info=True)
 
 
+def push_live_many(frames: dict[int, dict]) -> None:
+    """``push_live`` for several users: their unread counts in one query, the frames sent together."""
+    from channels.layers import get_channel_layer
+    from matches.live import user_group
+
+    from config.livesend import group_send_soon
+
+    layer = get_channel_layer()
+    if layer is None or not frames:
+        return
+    counts = unread_counts(list(frames))
+    group_send_soon(layer, [(user_group(user_id), {"type": "match.frame", "text": json.dumps(
+        {"type": "notification", "unread": counts.get(user_id, 0), **extra})}) for user_id, extra in frames.items()])
+
+
 # --- the centre ----------------------------------------------------------------------------------------
 def unread_count(user_id: int) -> int:
     """After every notification (its live frame): plain SQL, the ORM's count() cost more CPU
@@ -230,6 +308,20 @@ def unread_count(user_id: int) -> int:
         cursor.execute(f"SELECT COUNT(*) FROM {qn(Notification._meta.db_table)} "
                        f"WHERE {qn('user_id')} = %s AND {qn('read_at')} IS NULL", [user_id])
         return cursor.fetchone()[0]
+
+
+def unread_counts(user_ids: list[int]) -> dict[int, int]:
+    """``unread_count`` of several users in one query (users without unread ones are missing)."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    # One array on PostgreSQL: the same statement text for any count (psycopg prepares it).
+    among, params = ("= ANY(%s)", [list(user_ids)]) if connection.vendor == "postgresql" else (
+        f"IN ({', '.join(['%s'] * len(user_ids))})", list(user_ids))
+    with plainsql.cursor() as cursor:
+        cursor.execute(f"SELECT {qn('user_id')}, COUNT(*) FROM {qn(Notification._meta.db_table)} "
+                       f"WHERE {qn('user_id')} {among} AND {qn('read_at')} IS NULL GROUP BY {qn('user_id')}", params)
+        return dict(cursor.fetchall())
 
 
 def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -> int:

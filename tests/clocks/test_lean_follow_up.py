@@ -120,16 +120,17 @@ def test_the_worker_task_takes_both_argument_lists(make_user, monkeypatch):
 
 
 def test_the_record_keeps_the_last_turns(make_user):
-    """PlayerRecord in one UPDATE (a SQL expression on PostgreSQL and SQLite): moves + 1, the
-    turn's seconds appended, only the last RECENT kept, in order."""
+    """PlayerRecord as an upsert (one statement for all players on PostgreSQL, a SQL expression
+    per turn on SQLite): moves + n, the turns' seconds appended in order, only the last RECENT kept."""
     anna, bert = make_user("anna"), make_user("bert")
-    clocks._count_move(anna.pk, 7)  # no record yet
+    clocks._count_moves([(anna.pk, 7)])  # no record yet
     record = PlayerRecord.objects.get(user=anna)
     assert (record.moves, record.recent) == (1, [7])
     full = list(range(PlayerRecord.RECENT))
     PlayerRecord.objects.create(user=bert, moves=5, recent=full)
-    clocks._count_move(bert.pk, 999)
-    clocks._count_move(bert.pk, 1000)
+    # Two turns of one player in one batch (two matches), another player's between them.
+    clocks._count_moves([(bert.pk, 999), (anna.pk, 3), (bert.pk, 1000)])
+    assert PlayerRecord.objects.get(user=anna).recent == [7, 3]
     record = PlayerRecord.objects.get(user=bert)
     assert record.moves == 7
     assert record.recent == full[2:] + [999, 1000] and len(record.recent) == PlayerRecord.RECENT

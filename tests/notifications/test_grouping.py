@@ -93,7 +93,7 @@ def test_grouped_centre_costs_constant_queries(make_user, settings):
 def test_no_second_turn_mail_while_the_player_has_not_acted(mail, make_user):
     """A change announced again (a redelivered follow-up task, a second sweep) brings no new
     "your turn": one mail per turn until the player acted."""
-    from matches.signals import match_changed
+    from matches.services import send_change_signals
 
     anna, bert = make_user("anna"), make_user("bert")
     match = start_minigame(anna, bert)
@@ -101,8 +101,7 @@ def test_no_second_turn_mail_while_the_player_has_not_acted(mail, make_user):
     wait_for(lambda: mail.to(first.email))
     match.refresh_from_db()
     for _ in range(3):
-        match_changed.send(sender=None, match_id=match.pk, version=match.version, status=match.status,
-                           to_move=match.to_move, previous_to_move=None)
+        send_change_signals(match.pk, match.version, match.status, match.to_move, None)
     assert Notification.objects.filter(user=first, kind="your_turn").count() == 1
     _play_one(match)  # they act; the next turn is a new one
     _play_one(match)
