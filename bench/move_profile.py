@@ -2,14 +2,16 @@
 real request stack (middleware, DRF, token auth, throttling, the single writer, the after-commit
 pushes, clocks and notifications) driven by Django's test client against PostgreSQL + Redis.
 
-    python bench/move_profile.py [--moves 300] [--via http|service] [--profile 40] [--db spieltisch_prof]
+    python bench/move_profile.py [--moves 300] [--via http|service] [--profile 40] [--matches 1] [--db spieltisch_prof]
 
 Prints CPU ms per move (process time, so other load on the machine counts less than in wall
 time) and SQL statements per move; with --profile N the top functions of a cProfile run.
 The database named by --db is dropped and recreated, the Redis database of --redis flushed.
 MATCH_FOLLOW_UP_IN_WORKER=0 measures the follow-up (clocks, notifications) inline, as before;
 --follow-up runs it inline and also reports its own share (CPU, statements per move; with --sql
-one move's follow-up statements)."""
+one move's follow-up statements). --batch K instead collects the moves' follow-ups and runs them as
+the worker does (``announce_changes`` over batches of K changes, the deliveries published once per
+batch), reporting the worker's CPU and statements per change (with --profile N: its top functions)."""
 from __future__ import annotations
 
 import argparse
@@ -36,6 +38,9 @@ def main() -> None:
                     help="run the follow-up inline and report its CPU and statements separately")
     ap.add_argument("--via", default="http", choices=["http", "service"],
                     help="http: the API request; service: services.submit_action, as a socket move calls it")
+    ap.add_argument("--batch", type=int, default=0,
+                    help="run the follow-ups as the worker does, K changes per announce_changes task")
+    ap.add_argument("--matches", type=int, default=1, help="matches played in turn (each by its own players)")
     ap.add_argument("--db", default="spieltisch_prof")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     args = ap.parse_args()
@@ -43,8 +48,12 @@ def main() -> None:
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"create database {args.db}"], check=True)
     # Our own Redis database: the follow-up tasks queued by the moves (no worker runs here) go away.
     subprocess.run(["redis-cli", "-u", args.redis, "flushdb"], check=True, capture_output=True)
+    if args.follow_up and args.batch:
+        ap.error("--follow-up and --batch measure the follow-up in two different ways: choose one")
     if args.follow_up:
         os.environ["MATCH_FOLLOW_UP_IN_WORKER"] = "0"
+    if args.batch:
+        os.environ["MATCH_FOLLOW_UP_IN_WORKER"] = "1"
     os.environ.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}", REDIS_URL=args.redis,
                       DJANGO_SETTINGS_MODULE="config.settings")
     import django
@@ -87,44 +96,49 @@ def main() -> None:
 
         match_services.send_change_signals = measured
 
+    collected: list[list] = []
+    if args.batch:  # the follow-ups wait here instead of going to the broker
+        from matches import followups
+
+        followups.submit = lambda *item: collected.append(list(item))
+
     User = get_user_model()
-    users = [User.objects.create(username=f"prof{i}", email=f"prof{i}@example.org") for i in range(4)]
-    tokens = [Token.objects.create(user=u).key for u in users]
+    # --matches M: M matches played in turn, each by its own four players (as the bench's clients).
+    users = [User.objects.create(username=f"prof{i}", email=f"prof{i}@example.org") for i in range(4 * args.matches)]
+    token_of = {u.pk: Token.objects.create(user=u).key for u in users}
     engine = registry.get("alchemist").engine
     rng = random.Random(1)
     client = Client()
-    seat_tokens: list[str] = []
-    seat_users: list = []
+    games: list[dict] = []
 
-    def new_match(seed):
+    def new_match(seed, players):
         with transaction.atomic():
-            m = start_match(game="alchemist", entrants=[{"user": u, "bot": "", "choices": {}} for u in users],
+            m = start_match(game="alchemist", entrants=[{"user": u, "bot": "", "choices": {}} for u in players],
                             options={}, public=True, seed=seed)
-        token_of = dict(zip((u.pk for u in users), tokens))
-        seat_tokens[:] = [token_of[s.user_id] for s in m.seats.order_by("seat")]
-        seat_users[:] = [s.user for s in m.seats.order_by("seat").select_related("user")]
-        return m.pk, m.state, m.version
+        seats = list(m.seats.order_by("seat").select_related("user"))
+        return {"id": m.pk, "state": m.state, "version": m.version, "players": players,
+                "users": [s.user for s in seats], "tokens": [token_of[s.user_id] for s in seats]}
 
     def play(n):
-        nonlocal match_id, state, version
         cpu = wall = 0.0
-        for _ in range(n):
-            if engine.outcome(state) is not None:
-                match_id, state, version = new_match(rng.randrange(10**6))
+        for step in range(n):
+            game = games[step % len(games)]
+            if engine.outcome(game["state"]) is not None:
+                game.update(new_match(rng.randrange(10**6), game["players"]))
+            match_id, state, version = game["id"], game["state"], game["version"]
             seat = engine.to_move(state)[0]
             action = rng.choice(engine.legal_actions(state, seat))
             c0, w0 = time.process_time(), time.perf_counter()
             if args.via == "service":
-                match_services.submit_action(match_id, seat_users[seat], action, version)
+                match_services.submit_action(match_id, game["users"][seat], action, version)
             else:
                 r = client.post(f"/api/matches/{match_id}/actions/", json.dumps({"action": action, "version": version}),
-                                content_type="application/json", HTTP_AUTHORIZATION=f"Token {seat_tokens[seat]}")
+                                content_type="application/json", HTTP_AUTHORIZATION=f"Token {game['tokens'][seat]}")
             cpu += time.process_time() - c0
             wall += time.perf_counter() - w0
             if args.via == "http":
                 assert r.status_code == 200, r.content
-            state = engine.apply(state, seat, action).state
-            version += 1
+            game["state"], game["version"] = engine.apply(state, seat, action).state, version + 1
         return cpu, wall
 
     # As under the ASGI server: the request runs in a worker thread of a running event loop, so
@@ -139,7 +153,8 @@ def main() -> None:
         return loop.run_until_complete(outer())
 
     loop = asyncio.new_event_loop()
-    match_id, state, version = in_server_loop(new_match, 1)
+    for i in range(args.matches):
+        games.append(in_server_loop(new_match, i + 1, users[4 * i:4 * i + 4]))
     in_server_loop(play, 20)  # warm up: imports, templates, connections
 
     def counted(n):
@@ -157,6 +172,9 @@ def main() -> None:
         print(f"follow-up (send_change_signals, {follow['n']} calls, its thread's CPU): "
               f"CPU {1000 * follow['cpu'] / args.moves:.2f} ms/move, "
               f"SQL {follow['statements'] / follow['calls']:.1f} statements/call (both included above)")
+    if args.batch:
+        run_batches(collected, args)
+        return
     if args.sql:
         follow["capture"] = True
 
@@ -178,6 +196,45 @@ def main() -> None:
     elif args.profile:
         prof = cProfile.Profile(time.thread_time)  # CPU of the request thread, not waits
         in_server_loop(prof.runcall, play, min(args.moves, 200))  # the request thread's side
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(args.profile // 2)
+
+
+def run_batches(collected: list[list], args) -> None:
+    """The collected follow-ups as the worker runs them: a task per K changes, its sends
+    published at its end (the task_prerun/postrun hooks of notifications.apps)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.tasks import announce_changes
+    from notifications import services as notification_services
+
+    def task(batch):
+        notification_services.start_collecting()
+        announce_changes.run(batch)
+        notification_services.publish_collected()
+
+    batches = [collected[i:i + args.batch] for i in range(0, len(collected), args.batch)]
+    # The first batch warms up, the last two are counted (recording statements costs CPU), the rest timed.
+    warm, timed, counting = batches[:1], batches[1:-2], batches[-2:]
+    for batch in warm:
+        task(batch)
+    prof = cProfile.Profile() if args.profile else None
+    c0 = time.process_time()
+    for batch in timed:
+        prof.runcall(task, batch) if prof else task(batch)
+    cpu = time.process_time() - c0
+    with CaptureQueriesContext(connection) as q:
+        for batch in counting:
+            task(batch)
+    changes = sum(map(len, counting))
+    n = sum(map(len, timed))
+    print(f"follow-up in batches of {args.batch} ({n} changes timed): CPU {1000 * cpu / max(n, 1):.2f} ms/change, "
+          f"SQL {len(q.captured_queries) / max(changes, 1):.2f} statements/change")
+    if args.sql:
+        for query in q.captured_queries[:40]:
+            print(query["sql"][:160])
+    if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
         pstats.Stats(prof).sort_stats("tottime").print_stats(args.profile // 2)
 

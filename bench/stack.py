@@ -119,6 +119,7 @@ class Stack:
         self._closing.set()
         for name in ("server", "wsserver", "worker", *self.procs):
             self._stop(name)
+        self._save_statement_stats()
         self.stop_postgres()
         if free(self.pg_port):
             shutil.rmtree(self.pgdata, ignore_errors=True)  # a private, throw-away cluster
@@ -158,6 +159,8 @@ class Stack:
                 conf.write(f"\nport = {self.pg_port}\nlisten_addresses = '127.0.0.1'\n"
                            "unix_socket_directories = '/tmp'\nmax_connections = 300\n"
                            "shared_buffers = 256MB\n")
+                if os.environ.get("BENCH_PG_STATEMENTS"):  # what PostgreSQL spends its time on (kept in pgdata)
+                    conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = all\n")
         if free(self.pg_port):
             _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.pgdata), "-l", str(self.pgdata / "log"),
                           "-w", "start"])
@@ -172,6 +175,21 @@ class Stack:
         self.stop_postgres()
         time.sleep(down_seconds)
         self.start_postgres()
+
+    def _save_statement_stats(self) -> None:
+        """BENCH_PG_STATEMENTS=<file>: the statements PostgreSQL spent most time on, written
+        there before the throw-away cluster goes (calls, total and mean ms, rows, the text)."""
+        out = os.environ.get("BENCH_PG_STATEMENTS")
+        if not out:
+            return
+        try:
+            self.psql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            Path(out).write_text(self.psql(
+                "SELECT calls, round(total_exec_time::numeric, 1), round(mean_exec_time::numeric, 3), rows, "
+                "left(regexp_replace(query, '\\s+', ' ', 'g'), 200) FROM pg_stat_statements "
+                "ORDER BY total_exec_time DESC LIMIT 40") + "\n")
+        except Exception as exc:  # a profiling aid: never fail the run for it
+            print(f"pg_stat_statements not saved: {exc}", file=sys.stderr)
 
     def psql(self, sql: str) -> str:
         return subprocess.run([str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres",
