@@ -93,6 +93,33 @@ def fetch_one(model, where: str, params: list, *, lock: bool = False):
     return None if row is None else build(model, row)
 
 
+@lru_cache(maxsize=16)
+def _select_with(model, child_model, link: str, vendor: str) -> str:
+    table, child = _qn(model._meta.db_table), _qn(child_model._meta.db_table)
+    fk = _qn(child_model._meta.get_field(link).column)
+    locking = ""
+    if connection.features.has_select_for_no_key_update and connection.features.has_select_for_update_of:
+        locking = " FOR NO KEY UPDATE OF p"
+    elif connection.features.has_select_for_update_of:
+        locking = " FOR UPDATE OF p"
+    return (f"SELECT {columns(model, 'p')}, {columns(child_model, 'c')} FROM {table} p LEFT JOIN {child} c "
+            f"ON c.{fk} = p.{_qn(model._meta.pk.column)} WHERE p.{_qn(model._meta.pk.column)} = %s{locking}")
+
+
+def fetch_locked_with(model, pk, child_model, link: str):
+    """The row of ``model`` with primary key ``pk``, locked for a writer (as ``fetch_one`` with
+    ``lock``), and its ``child_model`` rows (whose field ``link`` points to it), in one
+    statement: (instance, [children]); (None, []) if there is no such row."""
+    with cursor() as cur:
+        cur.execute(_select_with(model, child_model, link, connection.vendor), [pk])
+        rows = cur.fetchall()
+    if not rows:
+        return None, []
+    n = width(model)
+    children = [build(child_model, row[n:]) for row in rows]
+    return build(model, rows[0][:n]), [c for c in children if c is not None]
+
+
 def fetch_all(model, where: str, params: list) -> list:
     """Every row of ``model`` matching ``where`` as instances (in the database's order)."""
     with cursor() as cur:
@@ -242,13 +269,16 @@ def _update(model, fields: tuple[str, ...], vendor: str):
     return sql, columns
 
 
+def _update_statement(obj, fields):
+    sql, columns = _update(type(obj), tuple(sorted(fields)), connection.vendor)
+    return sql, [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns] + [obj.pk]
+
+
 def update_fields(obj, fields) -> None:
     """``obj.save(update_fields=fields)`` as one plain UPDATE (``auto_now`` fields among
     ``fields`` are set, as save() would)."""
-    sql, columns = _update(type(obj), tuple(sorted(fields)), connection.vendor)
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns]
     with cursor() as cur:
-        cur.execute(sql, values + [obj.pk])
+        cur.execute(*_update_statement(obj, fields))
 
 
 @lru_cache(maxsize=64)
@@ -275,8 +305,61 @@ def update_each(objs: list, fields) -> None:
         for obj in objs:
             update_fields(obj, fields)
         return
+    with cursor() as cur:
+        cur.execute(*_update_each_statement(objs, fields))
+
+
+def _update_each_statement(objs: list, fields):
     sql, columns = _update_each(type(objs[0]), tuple(sorted(fields)), connection.vendor)
     values = [[obj.pk for obj in objs]]
     values += [[f.get_db_prep_save(f.pre_save(obj, False), connection) for obj in objs] for f in columns]
-    with cursor() as cur:
-        cur.execute(sql, values)
+    return sql, values
+
+
+class Writes:
+    """The writes of one step sent as one statement on PostgreSQL: the UPDATEs as data-modifying
+    WITH clauses ahead of the INSERT (they see the same snapshot, so they must not depend on
+    each other). Each statement was a round trip and its share of the driver's and the
+    server's work per statement (issue 15). Elsewhere each runs as it comes. ``run()`` sends
+    them; the inserted object's pk is set then."""
+
+    def __init__(self):
+        self.together = connection.vendor == "postgresql" and can_insert_returning()
+        self.parts: list[tuple[str, list]] = []
+        self.inserted = None
+
+    def update_fields(self, obj, fields) -> None:
+        if not self.together:
+            return update_fields(obj, fields)
+        self.parts.append(_update_statement(obj, fields))
+
+    def update_each(self, objs: list, fields) -> None:
+        if not self.together or not objs:
+            return update_each(objs, fields)
+        self.parts.append(_update_statement(objs[0], fields) if len(objs) == 1 else _update_each_statement(objs, fields))
+
+    def insert(self, obj) -> None:
+        if not self.together or self.inserted is not None:
+            insert(obj)
+            return
+        self.inserted = obj
+
+    def run(self) -> None:
+        obj, self.inserted = self.inserted, None
+        parts, self.parts = self.parts, []
+        if obj is None:
+            for sql, params in parts:
+                with cursor() as cur:
+                    cur.execute(sql, params)
+            return
+        sql, fields = _insert(type(obj), "", connection.vendor)
+        params = []
+        clauses = []
+        for i, (part, values) in enumerate(parts):
+            clauses.append(f"w{i} AS ({part})")
+            params.extend(values)
+        params.extend(f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields)
+        with cursor() as cur:
+            cur.execute((f"WITH {', '.join(clauses)} " if clauses else "") + sql, params)
+            obj.pk = cur.fetchone()[0]
+        obj._state.adding, obj._state.db = False, connection.alias

@@ -117,13 +117,15 @@ def act(match_id: int, user, action, version, *, with_users: bool = True) -> Act
     if not isinstance(action, dict):
         raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
-        match = _locked(match_id)
         # Every seat at once: the mover's check, the turn bookkeeping, the bot check and the
-        # answer (user names) share it.
+        # answer (user names) share it. Without users: read with the match's lock, one statement.
         if with_users:
+            match = _locked(match_id)
             seats = list(Seat.objects.filter(match_id=match.pk).select_related("user"))
         else:
-            seats = plainsql.fetch_all(Seat, "match_id = %s", [match.pk])
+            match, seats = plainsql.fetch_locked_with(Match, match_id, Seat, "match")
+            if match is None:
+                raise NotSeated(_no_such_match())
         seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
         _check_version(match, version)
         if seat.resigned:
@@ -149,22 +151,27 @@ def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTI
         reason = exc.reason_de if (translation.get_language() or "").startswith("de") else exc.reason
         raise IllegalMove(reason, reason_de=exc.reason_de) from None
     match.state = step.state
-    entry = _append(match, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
-    _refresh(match, plugin, seats, actor=seat if kind in (LogEntry.Kind.ACTION, LogEntry.Kind.UNDO) else None)
+    # The log entry, the match and the seats whose turn changed: one statement (PostgreSQL).
+    writes = plainsql.Writes()
+    entry = _append(match, writes, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
+    _refresh(match, plugin, seats, actor=seat if kind in (LogEntry.Kind.ACTION, LogEntry.Kind.UNDO) else None,
+             writes=writes)
     return entry
 
 
-def _append(match: Match, **fields) -> LogEntry:
+def _append(match: Match, writes: plainsql.Writes | None = None, **fields) -> LogEntry:
     match.version += 1
     entry = LogEntry(match=match, seq=match.version, **fields)
-    plainsql.insert(entry)
+    (writes or plainsql).insert(entry)
     return entry
 
 
-def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, actor: int | None = None) -> None:
+def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, actor: int | None = None,
+             writes: plainsql.Writes | None = None) -> None:
     """Recompute to_move/outcome from the snapshot, save, and schedule the pushes. ``seats``:
     the match's seats if the caller loaded them in this transaction (under the row lock);
-    ``actor``: the seat whose action (or undo) made this version, None if no seat acted."""
+    ``actor``: the seat whose action (or undo) made this version, None if no seat acted;
+    ``writes``: where the caller collects this step's writes (sent here, before the pushes)."""
     engine = plugin.engine
     before = set(match.to_move)
     match.to_move = engine.to_move(match.state)
@@ -177,12 +184,14 @@ def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, acto
         match.outcome = _flag_forfeits(_with_resignations(outcome, match, seats), match)
         match.finished_at = timezone.now()
         fields += ["status", "outcome", "finished_at"]
-    plainsql.update_fields(match, fields)
-    _sync_seats(match, seats, before)
+    (writes or plainsql).update_fields(match, fields)
+    _sync_seats(match, seats, before, writes)
+    if writes is not None:
+        writes.run()
     _after_change(match, previous_to_move=sorted(before), seats=seats, actor=actor)
 
 
-def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
+def _sync_seats(match: Match, seats: list[Seat], before: set[int], writes: plainsql.Writes | None = None) -> None:
     now = timezone.now()
     placements = {p["seat"]: p for p in (match.outcome or {}).get("placements", [])}
     changed = []
@@ -197,7 +206,7 @@ def _sync_seats(match: Match, seats: list[Seat], before: set[int]) -> None:
             changed.append(s)
     # One plain UPDATE for all of them (PostgreSQL; elsewhere one per seat): bulk_update's
     # CASE expressions cost more CPU to build than the statement itself.
-    plainsql.update_each(changed, ("to_move", "to_move_since", "place", "score"))
+    (writes or plainsql).update_each(changed, ("to_move", "to_move_since", "place", "score"))
 
 
 def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
