@@ -260,7 +260,8 @@ def _advance_versions_sql(vendor: str) -> str:
     # row another transaction changed meanwhile.
     opts, qn = TimeControl._meta, connection.ops.quote_name
     table, columns = qn(opts.db_table), [qn(opts.get_field(f).column) for f in _TC_FIELDS]
-    return (f"WITH v (m, ver) AS (SELECT * FROM unnest(%s::bigint[], %s::integer[])), "
+    match_type, version_type = (opts.get_field(f).cast_db_type(connection) for f in ("match", "version"))
+    return (f"WITH v (m, ver) AS (SELECT * FROM unnest(%s::{match_type}[], %s::{version_type}[])), "
             f"locked AS (SELECT t.{qn('id')} AS id, v.ver FROM {table} t JOIN v ON t.{qn('match_id')} = v.m "
             f"WHERE t.{qn('version')} < v.ver ORDER BY t.{qn('match_id')} FOR UPDATE OF t) "
             f"UPDATE {table} SET {qn('version')} = locked.ver FROM locked WHERE {table}.{qn('id')} = locked.id "
@@ -287,11 +288,13 @@ def _locked_clocks(match_id: int, now: datetime) -> list[SeatClock]:
 
 
 def _locked_clocks_of(match_ids: list[int], now: datetime) -> dict[int, list[SeatClock]]:
-    """The matches' clocks (by match id), locked, ordered by seat, with what the follow-up needs read along:
-    the seat, the user (profile; notification preference and whether they have push
+    """The matches' clocks (by match id), locked, ordered by seat, with what the follow-up needs
+    read along: the seat, the user (profile; notification preference and whether they have push
     subscriptions: notify() need not ask) and whether any vacation of the player ends after
     the turn's start (if not, none is read). One plain statement: built by the ORM (four
     select_related, two annotations) it cost more CPU than all the rest of the follow-up's reads."""
+    if not match_ids:
+        return {}
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
@@ -312,8 +315,6 @@ def _locked_clocks_of(match_ids: list[int], now: datetime) -> dict[int, list[Sea
            f"LEFT JOIN {table[Profile]} p ON p.{qn('user_id')} = u.{qn('id')} "
            f"LEFT JOIN {table[Preference]} n ON n.{qn('user_id')} = u.{qn('id')} "
            f"WHERE c.{qn('match_id')} {_in_list(len(match_ids))}{locking}")
-    if not match_ids:
-        return {}
     with plainsql.cursor() as cursor:
         cursor.execute(sql, [now, *_in_params(match_ids)])
         rows = cursor.fetchall()
