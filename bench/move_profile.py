@@ -214,8 +214,11 @@ def run_batches(collected: list[list], args) -> None:
         announce_changes.run(batch)
         notification_services.publish_collected()
 
-    batches = [collected[i:i + args.batch] for i in range(0, len(collected), args.batch)]
-    # The first batch warms up, the last two are counted (recording statements costs CPU), the rest timed.
+    # The matches' starts (the first M changes, with more to do) and the first batch warm up;
+    # the last two batches are counted (recording statements costs CPU); the rest are timed.
+    task(collected[:args.matches])
+    rest = collected[args.matches:]
+    batches = [rest[i:i + args.batch] for i in range(0, len(rest), args.batch)]
     warm, timed, counting = batches[:1], batches[1:-2], batches[-2:]
     for batch in warm:
         task(batch)
