@@ -120,14 +120,6 @@ def fetch_locked_with(model, pk, child_model, link: str):
     return build(model, rows[0][:n]), [c for c in children if c is not None]
 
 
-def fetch_all(model, where: str, params: list) -> list:
-    """Every row of ``model`` matching ``where`` as instances (in the database's order)."""
-    with cursor() as cur:
-        cur.execute(_select(model, where, False, connection.vendor), params)
-        rows = cur.fetchall()
-    return [build(model, row) for row in rows]
-
-
 @lru_cache(maxsize=64)
 def _insert(model, suffix: str, vendor: str):
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
@@ -157,37 +149,6 @@ def insert(obj, *, unless_conflict: bool = False) -> bool:
         return False
     obj.pk = row[0]
     obj._state.adding, obj._state.db = False, connection.alias
-    return True
-
-
-@lru_cache(maxsize=16)
-def _insert_pair(model, child_model, link: str, vendor: str):
-    sql, fields = _insert(model, " ON CONFLICT DO NOTHING", vendor)
-    child_fields = [f for f in child_model._meta.concrete_fields if not f.primary_key]
-    parent_pk = f"n.{_qn(model._meta.pk.column)}"
-    select = ", ".join(parent_pk if f.attname == link else f"%s::{f.cast_db_type(connection)}" for f in child_fields)
-    pair = (f"WITH n AS ({sql}) INSERT INTO {_qn(child_model._meta.db_table)} "
-            f"({', '.join(_qn(f.column) for f in child_fields)}) SELECT {select} FROM n "
-            f"RETURNING {_qn(child_model._meta.pk.column)}, {_qn(child_model._meta.get_field(link).column)}")
-    return pair, fields, [f for f in child_fields if f.attname != link]
-
-
-def insert_unless_conflict_with(obj, child, link: str) -> bool:
-    """PostgreSQL only: ``insert(obj, unless_conflict=True)`` and, if it inserted, ``child``
-    (whose field ``link``, an attname, points to ``obj``) in the same statement. Both pks set;
-    False if ``obj`` existed (nothing inserted)."""
-    sql, fields, child_fields = _insert_pair(type(obj), type(child), link, connection.vendor)
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    values += [f.get_db_prep_save(f.pre_save(child, True), connection) for f in child_fields]
-    with cursor() as cur:
-        cur.execute(sql, values)
-        row = cur.fetchone()
-    if row is None:
-        return False
-    child.pk, obj.pk = row
-    setattr(child, link, obj.pk)
-    for saved in (obj, child):
-        saved._state.adding, saved._state.db = False, connection.alias
     return True
 
 

@@ -149,7 +149,8 @@ def _write(prepared: _Prepared) -> bool:
     notification, deliveries = prepared.notification, prepared.deliveries
     if len(deliveries) == 1 and connection.vendor == "postgresql":
         # The usual case (one e-mail): both rows in one statement.
-        return plainsql.insert_unless_conflict_with(notification, deliveries[0], "notification_id")
+        return bool(plainsql.insert_many_unless_conflict_with([notification], deliveries, "notification_id",
+                                                              ("user_id", "key")))
     if not _insert_once(notification):
         return False
     for delivery in deliveries:
@@ -299,19 +300,14 @@ def push_live_many(frames: dict[int, dict]) -> None:
 
 # --- the centre ----------------------------------------------------------------------------------------
 def unread_count(user_id: int) -> int:
-    """After every notification (its live frame): plain SQL, the ORM's count() cost more CPU
-    than the query (the index notification_user_read answers it)."""
-    from django.db import connection
-
-    qn = connection.ops.quote_name
-    with plainsql.cursor() as cursor:
-        cursor.execute(f"SELECT COUNT(*) FROM {qn(Notification._meta.db_table)} "
-                       f"WHERE {qn('user_id')} = %s AND {qn('read_at')} IS NULL", [user_id])
-        return cursor.fetchone()[0]
+    """After every notification (its live frame), on every page (the bell)."""
+    return unread_counts([user_id]).get(user_id, 0)
 
 
 def unread_counts(user_ids: list[int]) -> dict[int, int]:
-    """``unread_count`` of several users in one query (users without unread ones are missing)."""
+    """The unread counts of several users in one query (users without unread ones are missing).
+    Plain SQL: the ORM's count() cost more CPU than the query (the index notification_user_read
+    answers it)."""
     from django.db import connection
 
     qn = connection.ops.quote_name
