@@ -180,6 +180,22 @@ class GameMeta:
         }
 
 
+@dataclass(frozen=True)
+class OrderKind:
+    """A kind of standing order a game lets a seat leave in advance (``platform.md``, "Playing
+    over days"), e.g. Der Orden's ``reactions`` policy. ``schema`` is the JSON schema of one
+    order object (its ``kind`` included); the texts say in one line what it does. The generic
+    ``premove`` kind is the platform's and is not declared here."""
+
+    kind: str
+    schema: dict
+    text_en: str
+    text_de: str
+
+    def as_json(self) -> dict:
+        return {"schema": self.schema, "text": {"en": self.text_en, "de": self.text_de}}
+
+
 @dataclass
 class Step:
     """The result of applying one action.
@@ -286,6 +302,26 @@ class Plugin:
         """Turn stored seat choices into what ``setup`` needs (e.g. a deck id into its cards).
         Called once when the match starts; the result is stored in the match's setup record."""
         return choices
+
+    # -- orders (decisions left in advance) -----------------------------------------------
+    def order_kinds(self) -> tuple[OrderKind, ...]:
+        """The game's own order kinds (listed in ``GET /api/games/`` as ``orders``). Default: none."""
+        return ()
+
+    def clean_order(self, order: dict) -> dict:
+        """A game order as stored, checked against its kind; raise BadOptions (en/de) for an
+        unknown kind or a bad field. Called by the platform for every order that is not a
+        ``premove``."""
+        raise BadOptions(f"{self.meta.name_en} knows no order of kind {order.get('kind')!r}.",
+                         f"{self.meta.name_de} kennt keine Anweisung der Art {order.get('kind')!r}.")
+
+    def ordered_action(self, state: State, seat: int, orders: list[dict]) -> Action | None:
+        """The action that ``seat``'s standing game orders (cleaned, in the seat's order) take
+        now, or None to leave the decision to the person. Asked by the platform whenever the
+        seat is in ``to_move(state)`` and holds game orders, inside the transaction of the change
+        that handed it the decision, so an order answers in the same step as the decision
+        opens. The action must be one of ``legal_actions(state, seat)``. Pure and deterministic."""
+        return None
 
     # -- presentation -----------------------------------------------------------------------
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
