@@ -376,8 +376,9 @@ def next_turn(ctx):
 def advance_window(ctx, again=False):
     """Ask the next seat clockwise; when nobody is left the Aktion resolves. Every opponent
     is asked whether or not it holds a legal reaction: who is asked, and for how long, must
-    not tell the table anything about a hand. "Never ask me" declines for the player at once,
-    whatever the hand, and is logged as the same line as a decline. ``again``: the seat that
+    not tell the table anything about a hand. Standing orders (games/orden/orders.py) answer
+    from outside, in the same step; the retired "never ask me" flag (``never``, old matches
+    only) declines here at once, logged as the same line as a decline. ``again``: the seat that
     just reacted (without preventing) is asked once more, whether or not another of its
     cards can react (one reaction per card)."""
     st = ctx.st

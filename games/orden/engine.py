@@ -5,7 +5,7 @@ from games.base import GameMeta, IllegalAction, Option, SeatChoice, Step
 from games.orden import decks
 from games.orden import effects as E
 from games.orden import rules as R
-from games.orden.legal import canon, legal
+from games.orden.legal import canon, legacy_ok, legal
 from games.orden.scoring import league_points  # noqa: F401  (re-exported)
 from games.rng import Rng
 
@@ -106,7 +106,7 @@ class OrdenEngine:
         if action["type"] == "choose" and "zone" not in action:
             action = self._old_choose(state, seat, action)
         try:
-            ok = canon(action) in [canon(a) for a in legal(state, seat, action)]
+            ok = canon(action) in [canon(a) for a in legal(state, seat, action)] or legacy_ok(state, seat, action)
         except (TypeError, KeyError, AttributeError, ValueError):
             ok = False
         if not ok:
@@ -181,7 +181,7 @@ class OrdenEngine:
         E.advance_window(ctx)
 
     def _do_never_ask(self, ctx, s, a):
-        # the player's own setting: nobody else is told (``to``), see advance_window
+        # retired (legacy_ok): old logs replay; the setting stays the player's own (``to``)
         ctx.st["p"][s]["never"] = a["value"]
         ctx.ev(type="never_ask", seat=s, value=a["value"], to=[s])
 
@@ -218,7 +218,7 @@ class OrdenEngine:
             v = {"seat": s, "rank": top.rank, "rank_value": top.rank_value, "path": p["path"],
                  "pfad": cards(p["pfad"]), "auslage": cards(p["auslage"]), "ablage": cards(p["ablage"]),
                  "aussen": cards(p["aussen"]), "deck_size": len(p["deck"]), "hand_size": len(p["hand"]),
-                 "known_hand": cards(p["known"]), "never_ask": p["never"] if s == seat else None,
+                 "known_hand": cards(p["known"]),
                  "limits": {k: R.limit(state, s, k) for k in ("play", "actions", "hand")}}
             if s == seat:
                 v["hand"] = cards(p["hand"])

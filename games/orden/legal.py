@@ -151,8 +151,6 @@ def main_actions(state, s, only=None) -> list:
         out += activations(state, s, card, only.get("ability") if only else None)
     if typ in (None, "end_turn"):
         out.append({"type": "end_turn"})
-    if typ in (None, "never_ask"):
-        out.append({"type": "never_ask", "value": not p["never"]})
     return out
 
 
@@ -162,8 +160,20 @@ def react_actions(state, s, only=None) -> list:
     if typ in (None, "react"):
         out += reactions(state, s, only.get("card") if only else None)
     if typ in (None, "decline"):
-        out += [{"type": "decline"}, {"type": "decline", "never_ask": True}]
+        out.append({"type": "decline"})
     return out
+
+
+def legacy_ok(state, s, action) -> bool:
+    """The retired "never ask me" actions (folded into the ``reactions`` order, games/orden/
+    orders.py): never offered any more, still accepted where they were legal, so matches whose
+    log holds them replay."""
+    if action.get("type") == "never_ask":
+        return state["phase"] == "main" and s == state["cur"] and isinstance(action.get("value"), bool) \
+            and set(action) == {"type", "value"}
+    if action.get("type") == "decline" and action.get("never_ask") is True:
+        return state["phase"] == "react" and state["pend"]["asked"] == s and set(action) == {"type", "never_ask"}
+    return False
 
 
 def legal(state, s, only=None) -> list:

@@ -112,7 +112,6 @@ def lookahead_bot(state, seat, rng):
     if state["phase"] != "main":
         return heuristic_bot(state, seat, rng)
     acts = legal(state, seat)
-    acts = [a for a in acts if a["type"] != "never_ask"]
     if len(acts) == 1:
         return acts[0]
     from games.orden.engine import ENGINE

@@ -158,7 +158,26 @@ class OrdenPlugin(Plugin):
         st["rng"] = rng.next64()
         return st
 
+    # -- orders (games/orden/orders.py) ----------------------------------------------------
+    def order_kinds(self):
+        from games.orden.orders import KINDS
+        return KINDS
+
+    def clean_order(self, order):
+        from games.orden.orders import clean_order
+        return clean_order(order)
+
+    def ordered_action(self, state, seat, orders):
+        from games.orden.orders import ordered_action
+        return ordered_action(state, seat, orders)
+
     def public_action(self, action, seat, viewer):
+        # The retired "never ask me" (old logs only) is the player's own setting: others see
+        # a plain decline, and of the switch itself nothing but that the seat did something.
+        if viewer != seat and isinstance(action, dict) and action.get("type") == "never_ask":
+            return {"type": "setting"}
+        if viewer != seat and isinstance(action, dict) and action.get("type") == "decline":
+            return {"type": "decline"}
         # A pick for a payment names a hand card and may still be taken back: others see only
         # that a card was picked. The pick that completes the payment shows the paid cards in
         # its events (and cannot be taken back: Step.reveals).

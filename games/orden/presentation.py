@@ -13,9 +13,12 @@ T = {
            "auslage": "Auslage", "ablage": "Ablage", "aussen": "Außenwelt", "deck": "Nachziehstapel",
            "hand": "Hand", "my_hand": "Meine Hand", "limits": "Limits", "play": "Ausspielen",
            "actions": "Aktionen", "hand_limit": "Handlimit", "to_move": "am Zug", "round": "Runde",
-           "rounds_left": "Runden übrig", "end_turn": "Zug beenden", "never_on": "Nie nach Reaktionen fragen",
-           "never_off": "Wieder nach Reaktionen fragen", "decline": "Nicht reagieren",
-           "decline_never": "Nicht reagieren und nie mehr fragen", "react_prompt": "Reaktion möglich",
+           "rounds_left": "Runden übrig", "end_turn": "Zug beenden", "decline": "Nicht reagieren",
+           "orders_react": "Reaktionsfenster künftig für mich beantworten:", "order_never": "nie reagieren",
+           "order_prevent": "Aufstiege ab RANG VII verhindern", "order_ask": "mich fragen",
+           "order_pay": "Künftig automatisch bezahlen (die billigsten passenden Karten)",
+           "orders_saved": "Gespeichert.", "orders_failed": "Konnte nicht gespeichert werden.",
+           "react_prompt": "Reaktion möglich",
            "announced": "angekündigt", "deadline": "Frist", "hours": "Stunden", "pay": "Bezahlen mit",
            "pay_prompt": "Wähle Karten zum Bezahlen", "choose_prompt": "Wähle eine Karte",
            "discard_prompt": "Lege Karten bis zum Handlimit ab", "discard": "Ablegen", "rule": "Regel",
@@ -28,15 +31,18 @@ T = {
            "pay_help": "Klicke Karten an, bis die Kosten gedeckt sind; bezahlt wird erst danach.",
            "choose_help": "Die gewählte Karte wird allen gezeigt.",
            "end_turn_help": "Danach ziehst oder legst du ab, bis du dein Handlimit hältst.",
-           "settings": "Einstellungen für Reaktionen", "rules": "Regeln", "your_move": "Dein Zug",
+           "rules": "Regeln", "your_move": "Dein Zug",
            "plays_left": "Ausspielen übrig", "actions_left": "Aktionen übrig", "move": "Zug", "from": "aus:"},
     "en": {"you": "you", "player": "Player", "rank": "Rank", "no_rank": "no rank", "pfad": "Path",
            "auslage": "Display", "ablage": "Discard pile", "aussen": "Outside world", "deck": "Draw pile",
            "hand": "Hand", "my_hand": "My hand", "limits": "Limits", "play": "Plays",
            "actions": "Actions", "hand_limit": "Hand limit", "to_move": "to move", "round": "Round",
-           "rounds_left": "rounds left", "end_turn": "End turn", "never_on": "Never ask me for reactions",
-           "never_off": "Ask me for reactions again", "decline": "Do not react",
-           "decline_never": "Do not react, never ask again", "react_prompt": "You may react",
+           "rounds_left": "rounds left", "end_turn": "End turn", "decline": "Do not react",
+           "orders_react": "Answer windows for me from now on:", "order_never": "never react",
+           "order_prevent": "prevent ascents from RANK VII", "order_ask": "ask me",
+           "order_pay": "Pay automatically from now on (the cheapest covering cards)",
+           "orders_saved": "Saved.", "orders_failed": "Could not be saved.",
+           "react_prompt": "You may react",
            "announced": "announced", "deadline": "deadline", "hours": "hours", "pay": "Pay with",
            "pay_prompt": "Choose cards to pay", "choose_prompt": "Choose a card",
            "discard_prompt": "Discard down to your hand limit", "discard": "Discard", "rule": "Rule",
@@ -49,7 +55,7 @@ T = {
            "pay_help": "Click cards until the cost is covered; the payment happens after that.",
            "choose_help": "The chosen card is shown to everyone.",
            "end_turn_help": "Then you draw or discard until you hold your hand limit.",
-           "settings": "Reaction settings", "rules": "Rules", "your_move": "Your move",
+           "rules": "Rules", "your_move": "Your move",
            "plays_left": "Plays left", "actions_left": "Actions left", "move": "Move", "from": "from:"},
 }
 WAPPEN_COLOURS = {"orden": "#6b6b6b", "schwert": "#b22222", "hammer": "#8b5a2b", "buch": "#1f4e9c",
@@ -130,7 +136,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             for c in sv.get(zone) or []:
                 nos[c["id"]] = c["no"]
     by_card: dict = {}
-    general, choose, decline, reacts, settings, payments, discards = [], [], [], [], [], [], []
+    general, choose, decline, reacts, payments, discards = [], [], [], [], [], []
     for a in legal:
         typ = a["type"]
         no = nos.get(a.get("card")) if typ != "choose" else a.get("card")
@@ -150,11 +156,9 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             zone = {"deck": t["deck"], "ablage": t["ablage"], "auslage": t["auslage"], "hand": t["hand"]}.get(a.get("zone"))
             choose.append(_button(a, f"{t['choose_card']} {name}", f"{t['from']} {zone}" if zone else _extra(a, lang)))
         elif typ == "decline":
-            decline.append(_button(a, t["decline_never"] if a.get("never_ask") else t["decline"]))
+            decline.append(_button(a, t["decline"]))
         elif typ == "end_turn":
             general.append(_button(a, t["end_turn"], t["end_turn_help"]))
-        elif typ == "never_ask":
-            settings.append(_button(a, t["never_on"] if a["value"] else t["never_off"]))
         else:  # an action this page does not know yet: still offered, named by its fields
             general.append(_button(a, " ".join(filter(None, [typ.replace("_", " "), name])), _extra(a, lang)))
 
@@ -182,7 +186,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             "auslage": cards(sv["auslage"], o), "ablage_count": len(sv["ablage"]),
             "ablage_top": cards(sv["ablage"][-1:], o), "aussen": cards(sv["aussen"], o),
             "deck_size": sv["deck_size"], "hand_size": sv["hand_size"], "known_hand": cards(sv["known_hand"], o),
-            "limits": sv["limits"], "never_ask": sv["never_ask"],
+            "limits": sv["limits"],
         })
     me = None
     if seat is not None and 0 <= seat < len(view["seats"]):
@@ -219,10 +223,27 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
     return {"seat_summaries": summaries, "seat_details": details, "ord": {
         "t": t, "lang": lang, "round": view["round"], "rounds_left": view["rounds_left"], "phase": view["phase"],
         "seats": seats, "me": me, "pending": pending, "general": general, "choose": choose, "decline": decline,
-        "reacts": reacts, "settings": settings, "payments": payments, "discards": discards, "paying": paying,
+        "reacts": reacts, "orders": _order_controls(t, pending, paying), "payments": payments, "discards": discards, "paying": paying,
         "prompt": prompt, "finished": view["phase"] == "over", "result": result, "left": left,
         "turn": view["turn"], "my_turn": seat in movers,
     }}
+
+
+# Standing orders set where the decision comes up (games/orden/orders.py): each button holds
+# the order it sets; orders.js PUTs it to /api/matches/<id>/orders/ beside the seat's others.
+ORDER_BUTTONS = (("order_never", {"kind": "reactions", "policy": "never"}),
+                 ("order_prevent", {"kind": "reactions", "policy": "prevent_ascents", "min_rank": "VII"}),
+                 ("order_ask", {"kind": "reactions", "policy": "ask"}))
+ORDER_PAY = {"kind": "payment", "policy": "auto"}
+
+
+def _order_controls(t, pending, paying) -> dict | None:
+    if pending and pending["mine_to_answer"]:
+        return {"label": t["orders_react"], "kind": "reactions",
+                "buttons": [{"label": t[k], "json": json.dumps(o)} for k, o in ORDER_BUTTONS]}
+    if paying:
+        return {"label": "", "kind": "payment", "buttons": [{"label": t["order_pay"], "json": json.dumps(ORDER_PAY)}]}
+    return None
 
 
 def highlights(events: list[dict]) -> dict:

@@ -100,6 +100,15 @@ class Scenario:
         self.steps.append(step)
         return step
 
+    def legacy(self, seat, action):
+        """An action the engine no longer offers but still accepts (old logs replay)."""
+        assert action not in self.legal(seat)
+        step = ENGINE.apply(self.state, seat, action)
+        self.state = json.loads(json.dumps(step.state))
+        self.events += json.loads(json.dumps(step.events))
+        self.steps.append(step)
+        return step
+
     def illegal(self, seat, action):
         try:
             ENGINE.apply(self.state, seat, action)
@@ -177,8 +186,8 @@ class Scenario:
         iid = self._find(seat, card)
         return {"type": "activate", "card": iid, "ability": ability} in self.legal(seat)
 
-    def decline(self, seat, never_ask=False):
-        step = self.do(seat, {"type": "decline", "never_ask": True} if never_ask else {"type": "decline"})
+    def decline(self, seat):
+        step = self.do(seat, {"type": "decline"})
         self.pass_idle()
         self._resume()
         return step

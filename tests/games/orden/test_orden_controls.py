@@ -51,13 +51,30 @@ def test_the_payment_step_shows_what_is_owed_and_chosen():
     assert "Chosen so far: “Mighty Stature”" in text(out)
 
 
-def test_end_turn_is_apart_from_the_reaction_setting():
+def test_end_turn_stands_alone_and_orders_are_set_where_the_decision_comes_up():
+    import json
     sc = Scenario([actor(), objector()])
     out, _ = render(sc.state, 0, "en")
     general = re.search(r'<div class="ord-move ord-general">.*?</div>\s*</div>', out, re.S).group(0)
     assert "End turn" in general and "reactions" not in general
-    settings = re.search(r'<details class="ord-settings">.*?</details>', out, re.S).group(0)
-    assert "Never ask me for reactions" in settings
+    assert "ord-orders" not in out and "Never ask" not in out  # no decision of this kind open
+    sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
+    out, _ = render(sc.state, 1, "en")  # asked in the window: the reactions order beside it
+    box = re.search(r'<div class="ord-row ord-orders" data-kind="reactions".*?</div>', out, re.S).group(0)
+    assert " hidden>" in box  # shown by orders.js, which PUTs it to the API
+    orders = [json.loads(html.unescape(o)) for o in re.findall(r'data-order="([^"]+)"', box)]
+    assert orders == [{"kind": "reactions", "policy": "never"},
+                      {"kind": "reactions", "policy": "prevent_ascents", "min_rank": "VII"},
+                      {"kind": "reactions", "policy": "ask"}]
+    assert "Answer windows for me" in text(box) and "prevent ascents from RANK VII" in text(box)
+    out0, _ = render(sc.state, 0, "en")
+    assert "ord-orders" not in out0  # the actor is not asked
+    sc.decline(1)
+    out, _ = render(sc.state, 0, "de")  # paying: "pay automatically" beside it
+    box = re.search(r'<div class="ord-row ord-orders" data-kind="payment".*?</div>', out, re.S).group(0)
+    assert "automatisch bezahlen" in text(box)
+    assert [json.loads(html.unescape(o)) for o in re.findall(r'data-order="([^"]+)"', box)] == [
+        {"kind": "payment", "policy": "auto"}]
 
 
 def test_english_pages_use_the_english_words():

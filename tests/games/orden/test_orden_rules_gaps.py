@@ -140,27 +140,29 @@ def test_after_a_reaction_the_reactor_is_asked_again_whatever_it_still_holds():
     sc.auto_decline = False
     sc.activate(0, "Waffenübung", 0)
     sc.react(1, "Wachsamkeit", 0)
-    assert sc.to_move() == [1] and sc.legal(1) == [{"type": "decline"}, {"type": "decline", "never_ask": True}]
+    assert sc.to_move() == [1] and sc.legal(1) == [{"type": "decline"}]
 
 
-def test_never_ask_me_is_private_and_its_skip_logs_a_decline_like_any_other():
+def test_the_retired_never_ask_flag_of_an_old_match_declines_like_any_other_and_shows_nowhere():
+    from games.orden.plugin import PLUGIN
     sc = Scenario([knappe_actor(), {"rank": "IV", "hand": ["Einspruch", "Treueschwur"], "never_ask": True},
                    {"hand": ["Demut"]}])
     step = sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
     assert sc.to_move() == [2]
     assert {"type": "decline", "seat": 1} in step.events  # the same line as a manual decline
-    assert ENGINE.view(sc.state, 0)["seats"][1]["never_ask"] is None
-    assert ENGINE.view(sc.state, 1)["seats"][1]["never_ask"] is True
-    # switching it is told to the player alone
-    sc.decline(2)
-    sc.state["phase"] = "main"
+    for viewer in (None, 0, 1, 2):  # gone from every view (orders live outside the state)
+        assert all("never_ask" not in sv for sv in ENGINE.view(sc.state, viewer)["seats"])
+    # an old log's switch is told to the player alone; others' log shows no setting
     sc2 = Scenario([{}, {}])
-    step = sc2.do(0, {"type": "never_ask", "value": True})
+    step = sc2.legacy(0, {"type": "never_ask", "value": True})
     assert all(e.get("to") == [0] for e in step.events if e["type"] == "never_ask")
-    step = sc2.do(0, {"type": "end_turn"})
+    assert PLUGIN.public_action({"type": "never_ask", "value": True}, 0, 1) == {"type": "setting"}
+    assert PLUGIN.public_action({"type": "never_ask", "value": True}, 0, None) == {"type": "setting"}
+    assert PLUGIN.public_action({"type": "decline", "never_ask": True}, 1, 0) == {"type": "decline"}
+    assert PLUGIN.public_action({"type": "decline", "never_ask": True}, 1, 1) == {"type": "decline", "never_ask": True}
     sc3 = Scenario([knappe_actor(), {"rank": "IV", "hand": ["Einspruch", "Treueschwur"]}])
     sc3.do(0, {"type": "activate", "card": sc3._find(0, "Knappe"), "ability": 1})
-    step = sc3.do(1, {"type": "decline", "never_ask": True})
+    step = sc3.legacy(1, {"type": "decline", "never_ask": True})
     assert [e for e in step.events if "to" not in e] == [{"type": "decline", "seat": 1}]
 
 
