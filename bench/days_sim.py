@@ -95,11 +95,38 @@ def summary(label, rows):
             f"{statistics.mean(opr):.2f} | {statistics.mean(r['by_order'] for r in rows):.0f} |")
 
 
+def time_payments(seeds):
+    import time
+
+    from games.orden import orders
+    pick, times = orders.payment_pick, []
+
+    def timed(state, seat):
+        t0 = time.process_time()
+        try:
+            return pick(state, seat)
+        finally:
+            times.append(time.process_time() - t0)
+    orders.payment_pick = timed
+    try:
+        for s in seeds:
+            play(orden_game, 4, s, True)
+    finally:
+        orders.payment_pick = pick
+    times.sort()
+    print(f"{len(times)} automatic payment picks: median {times[len(times) // 2] * 1000:.2f} ms, "
+          f"p99 {times[int(0.99 * len(times))] * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms CPU")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--time-payments", action="store_true",
+                    help="only time Der Orden's automatic payment picks (CPU) over --games 4-player games with orders")
     args = ap.parse_args(argv)
+    if args.time_payments:
+        return time_payments(range(args.seed, args.seed + args.games))
     seeds = range(args.seed, args.seed + args.games)
     print("| match | games | days to finish, median | p90 | rounds (mean) | waits on a person per round "
           "| of them on others per round | decisions answered by orders per game |")
