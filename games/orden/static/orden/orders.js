@@ -9,18 +9,40 @@
     return input ? input.value : "";
   }
 
+  function urlOf(el) {
+    var table = el.closest(".game-table[data-match]");
+    return table ? "/api/matches/" + table.dataset.match + "/orders/" : null;
+  }
+
+  function same(a, b) {
+    return a.kind === b.kind && a.policy === b.policy && (a.min_rank || null) === (b.min_rank || null);
+  }
+
+  // mark the button of the order the seat holds now (nothing marked: none of these)
+  function mark(box, orders) {
+    box.querySelectorAll(".ord-order").forEach(function (b) {
+      var o = JSON.parse(b.dataset.order);
+      b.setAttribute("aria-pressed", orders.some(function (x) { return same(x, o); }) ? "true" : "false");
+    });
+  }
+
   function reveal(root) {
-    (root || document).querySelectorAll(".ord-orders[hidden]").forEach(function (el) {
-      if (el.closest(".game-table[data-match]")) el.hidden = false;
+    (root || document).querySelectorAll(".ord-orders[hidden]").forEach(function (box) {
+      var url = urlOf(box);
+      if (!url) return;
+      box.hidden = false;
+      fetch(url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) { if (data) mark(box, data.orders || []); })
+        .catch(function () {});
     });
   }
 
   function save(button) {
     var box = button.closest(".ord-orders");
-    var table = button.closest(".game-table[data-match]");
-    if (!box || !table) return;
+    var url = box && urlOf(box);
+    if (!url) return;
     var status = box.querySelector(".ord-orders-status");
-    var url = "/api/matches/" + table.dataset.match + "/orders/";
     var order = JSON.parse(button.dataset.order);
     var headers = {"Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json"};
     button.disabled = true;
@@ -34,7 +56,7 @@
       })
       .then(function (r) {
         if (!r.ok) throw new Error(r.status);
-        box.querySelectorAll(".ord-order").forEach(function (b) { b.setAttribute("aria-pressed", b === button ? "true" : "false"); });
+        mark(box, [order]);
         if (status) status.textContent = box.dataset.saved;
       })
       .catch(function () { if (status) status.textContent = box.dataset.failed; })

@@ -1,0 +1,66 @@
+"""Der Orden's order controls on the table (issue 22): shown with JavaScript beside the reaction
+prompt, marked with the order the seat holds, and a click PUTs the seat's orders with that one
+replaced (the others kept) to the orders API, with the CSRF token. The board is rendered by the
+plugin's template; the page, its static files and the API are served by Playwright's router, so
+the test needs no server (the API itself is the platform's, tested there)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "games" / "orden"))
+
+from orden_scenario import Scenario  # noqa: E402
+from test_orden_board import render  # noqa: E402
+from test_orden_reactions import actor, objector  # noqa: E402
+
+STATIC = {"/static/site.css": ROOT / "frontend/static/frontend/site.css",
+          "/static/orden.css": ROOT / "games/orden/static/orden/orden.css",
+          "/static/orders.js": ROOT / "games/orden/static/orden/orders.js"}
+
+
+def page_html(board: str) -> str:
+    return ("<!doctype html><html lang=en><head><meta name=viewport content='width=device-width'>"
+            "<link rel=stylesheet href='/static/site.css'><link rel=stylesheet href='/static/orden.css'>"
+            "<script src='/static/orders.js' defer></script></head><body><main>"
+            f"<div class='game-table' data-match='7'>{board}</div></main></body></html>")
+
+
+def test_a_click_sets_the_reactions_order_beside_the_others(browser):
+    sc = Scenario([actor(), objector()])
+    sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
+    board, _ = render(sc.state, 1, "en")
+    held = [{"kind": "payment", "policy": "auto"}, {"kind": "reactions", "policy": "never"}]
+    puts = []
+
+    def route(r):
+        url = r.request.url.split("table.test", 1)[1]
+        if url == "/match":
+            return r.fulfill(status=200, content_type="text/html", body=page_html(board))
+        if url in STATIC:
+            ctype = "text/css" if url.endswith(".css") else "text/javascript"
+            return r.fulfill(status=200, content_type=ctype, body=STATIC[url].read_text())
+        if url == "/api/matches/7/orders/":
+            if r.request.method == "PUT":
+                puts.append((json.loads(r.request.post_data), r.request.headers.get("x-csrftoken")))
+                return r.fulfill(status=200, content_type="application/json", body=r.request.post_data)
+            return r.fulfill(status=200, content_type="application/json", body=json.dumps({"orders": held}))
+        return r.fulfill(status=404, body="")
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.route("http://table.test/**", route)
+    page.goto("http://table.test/match")
+    box = page.locator(".ord-orders[data-kind=reactions]")
+    box.wait_for(state="visible")
+    never = box.locator("button", has_text="never react")
+    page.wait_for_function("document.querySelector('.ord-order[aria-pressed=true]') !== null")
+    assert never.get_attribute("aria-pressed") == "true"  # the order held now
+    box.locator("button", has_text="prevent ascents from RANK VII").click()
+    page.wait_for_function("document.querySelector('.ord-orders-status').textContent === 'Saved.'")
+    assert puts == [({"orders": [{"kind": "payment", "policy": "auto"},
+                                 {"kind": "reactions", "policy": "prevent_ascents", "min_rank": "VII"}]}, "tok")]
+    assert never.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.close()
