@@ -94,15 +94,18 @@ def ordered_action(state, seat, orders):
         return None
     if state["phase"] == "react" and state["res"] is None and state["pend"]["asked"] == seat:
         order = _find(orders, "reactions")
-        if order is None or order.get("policy") == "ask":
+        if order is None or order.get("policy") not in ("never", "prevent_ascents"):
             return None
         if order["policy"] == "prevent_ascents":
+            if order.get("min_rank") not in MIN_RANKS:
+                return None  # not a cleaned order: the person decides
             react = prevention(state, seat, RANKS[order["min_rank"]])
             if react is not None:
                 return react
         return {"type": "decline"}
     res = state["res"]
-    if state["phase"] == "pay" and res is not None and res["seat"] == seat and _find(orders, "payment"):
+    if state["phase"] == "pay" and res is not None and res["seat"] == seat \
+            and (_find(orders, "payment") or {}).get("policy") == "auto":
         return payment_pick(state, seat)
     return None
 

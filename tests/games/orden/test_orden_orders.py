@@ -83,6 +83,10 @@ def test_ask_leaves_the_window_to_the_person_and_never_declines_at_once():
     assert PLUGIN.ordered_action(sc.state, 1, AUTO) is None  # no reactions order: the person is asked
     assert PLUGIN.ordered_action(sc.state, 1, NEVER) == {"type": "decline"}
     assert PLUGIN.ordered_action(sc.state, 2, NEVER) is None  # not asked now
+    # orders that were not cleaned never act (the platform stores only cleaned ones)
+    assert PLUGIN.ordered_action(sc.state, 1, [{"kind": "reactions", "policy": "prevent_ascents"}]) is None
+    assert PLUGIN.ordered_action(sc.state, 1, [{"kind": "reactions", "policy": "maybe"}]) is None
+    assert PLUGIN.ordered_action(sc.state, 1, [{"kind": "reactions", "policy": "ask"}] + NEVER) == {"type": "decline"}
 
 
 def test_a_window_closed_by_orders_looks_like_one_where_nobody_wanted_to_react():
@@ -127,19 +131,16 @@ def test_without_the_payment_order_the_person_pays_for_the_reaction():
 
 
 def test_automatic_payment_picks_the_cheapest_covering_cards_deterministically():
-    # 3x K: Kraft + Mächtige Statur (2 cards) rather than more; Demut does not help
-    sc = Scenario([actor(hand=["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Demut"]), objector()])
+    # 5x K: 2 + 2 + 1 (three cards), not four; Demut does not help
     runs = []
     for _ in range(2):
-        sc2 = Scenario([actor(hand=["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Demut"]), objector()])
-        _, applied = run(sc2, 0, knappe(sc2), {0: AUTO, 1: NEVER})
+        sc = Scenario([actor(hand=["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Demut"]), objector()])
+        _, applied = run(sc, 0, knappe(sc), {0: AUTO, 1: NEVER})
         runs.append([a for _, a, _ in applied])
-        assert sc2.rank(0) == "V" and sc2.state["phase"] == "main"
-        paid = [no for e in sc2.events + [e for _, _, s in applied for e in s.events] for no in e.get("cards", [])
-                if e.get("type") == "discard" and e.get("seat") == 0]
-        assert len(paid) <= 3
-    assert runs[0] == runs[1]
-    assert sc.hand_size(0) == 5
+        assert sc.rank(0) == "V" and sc.state["phase"] == "main"
+        assert sorted(sc.zone(0, "ablage")) == ["Kraft", "Mächtige Statur", "Mächtige Statur"]
+        assert sorted(sc.zone(0, "hand")) == ["Demut", "Kraft"]
+    assert runs[0] == runs[1] and [a["type"] for a in runs[0]] == ["decline", "pay", "pay", "pay"]
 
 
 def test_automatic_payment_continues_a_payment_the_person_began():
