@@ -41,11 +41,6 @@ def beat(stack: Stack):
                                  "-s", f"/tmp/spieltisch-drill-beat-{stack.redis_port}"])
 
 
-def progress(stack: Stack) -> str:
-    return stack.psql("select m.id, m.version, t.version, f.version, f.owed from matches_match m left join "
-                      "clocks_timecontrol t on t.match_id = m.id left join matches_followup f on f.match_id = m.id")
-
-
 def wait(predicate, timeout: float, what: str) -> float:
     t0 = time.monotonic()
     while not predicate():
@@ -88,7 +83,7 @@ def test_redis_restarted_under_a_running_worker():
         st.start_redis()
         # Moves after the restart: their follow-ups go to the same worker, which must take them.
         assert set(asyncio.run(moves(5))) == {200}
-        took = wait(lambda: behind(st, but=bots) == 0, 120, f"follow-ups still behind: {progress(st)}")
+        took = wait(lambda: behind(st, but=bots) == 0, 120, "follow-ups still behind")
         # The tasks running when the connection broke were cancelled (they could not be
         # acknowledged any more: CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS); the
         # sweep redoes a follow-up batch among them, beat's resume_bots queues the bots again.
