@@ -23,7 +23,7 @@ from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
-from . import live, signals
+from . import live
 from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
