@@ -47,11 +47,11 @@ web: migrate
 ws: install
 	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --workers $${WS_WORKERS:-2} --no-access-log
 worker: install
-	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications
+	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications --without-gossip --without-mingle
 # E-mail and push sends wait on the network: a worker of their own with many processes
 # (10,000 mails in 54 s with 16; docs/performance.md, "Notifications").
 mailer: install
-	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q notifications -c 16 -n mailer@%h
+	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q notifications -c 16 -n mailer@%h --without-gossip --without-mingle
 beat: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config beat -l info
 

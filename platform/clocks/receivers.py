@@ -20,24 +20,30 @@ def clocks_follow_matches(sender, changes, **kwargs):
     runs if and only if its player was told (a redelivered task finds the versions applied and
     does nothing). The batch's statements are shared (clocks.services.on_matches_changed). If
     the batch fails as a whole (a deadlock with another worker's batch, say), each change is
-    tried again on its own, as if it had come alone."""
+    tried again on its own, as if it had come alone; the ones that fail then are owed
+    (``PartlyFailed``) and redone by the follow-up sweep."""
     from django.db import transaction
+
+    from matches.progress import PartlyFailed
 
     try:
         with transaction.atomic():
             _follow(changes)
         return
     except Exception:
-        if len(changes) == 1:  # the move is committed; a clock hiccup must not turn it into an error page
-            logger.exception("clocks: match %s version %s", changes[0]["match_id"], changes[0]["version"])
-            return
+        if len(changes) == 1:  # the follow-up records it as owed; the sweep redoes it
+            raise
         logger.warning("clocks: a batch of %d changes failed; one by one", len(changes), exc_info=True)
+    failed = []
     for change in changes:
         try:
             with transaction.atomic():
                 _follow([change])
         except Exception:
             logger.exception("clocks: match %s version %s", change["match_id"], change["version"])
+            failed.append(change)
+    if failed:  # only these are owed (matches/progress.py redoes them)
+        raise PartlyFailed(failed)
 
 
 def _follow(changes: list[dict]) -> None:

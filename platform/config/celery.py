@@ -41,3 +41,31 @@ def _drop_unusable_db_connections(sender=None, **_):
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+def _collected_channel_is_a_lost_connection() -> None:
+    """kombu's Redis channel reads its settings from ``connection.client``, which
+    ``Connection.collect()`` sets to None when Celery's consumer drops a broken connection
+    (broker restarted). A channel of the old connection that is used after that (a gossip
+    restart, an acknowledgement) then failed with ``AttributeError: 'NoneType' object has no
+    attribute 'hostname'`` (or ``'connection_errors'``): not a connection error, so the worker
+    took it as "Unrecoverable" and stopped consuming (kombu issue 582's class; issue 23 here).
+    Raised as the connection error it is, Celery reconnects and the message is redelivered."""
+    from kombu.transport import redis as kombu_redis
+
+    original = kombu_redis.Channel._connparams
+    if getattr(original, "spieltisch_guard", False):
+        return
+
+    def _connparams(self, *args, **kwargs):
+        if self.connection is None or self.connection.client is None:
+            from redis.exceptions import ConnectionError as RedisConnectionError
+
+            raise RedisConnectionError("the broker connection of this channel was closed (broker restarted)")
+        return original(self, *args, **kwargs)
+
+    _connparams.spieltisch_guard = True
+    kombu_redis.Channel._connparams = _connparams
+
+
+_collected_channel_is_a_lost_connection()

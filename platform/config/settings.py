@@ -162,8 +162,18 @@ CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 # visibility timeout (kombu's default: 1 hour). Longer than any countdown we use (≤ 10 min).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "900")),
-    "unacked_restore_interval": 10, "unacked_restore_throttle": 1}
+    "unacked_restore_interval": 10, "unacked_restore_throttle": 1,
+    # A half-open connection (Redis gone without a reset) is noticed and replaced.
+    "socket_timeout": 30, "socket_connect_timeout": 5, "socket_keepalive": True, "health_check_interval": 25}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker restart must not stop the worker (issue 23): reconnect for as long as it takes
+# (Celery's default gives up after 100 tries, and the worker exits), and cancel the running
+# late-acknowledged tasks on a lost connection instead of acknowledging them later on the dead
+# connection's channel (Celery 6's default; they are redelivered, our tasks are idempotent).
+# config/celery.py turns kombu's AttributeError on such a channel into the connection error it is.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TIMEZONE = "UTC"
 
 # --- mail ---------------------------------------------------------------------------------

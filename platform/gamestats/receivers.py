@@ -1,10 +1,12 @@
+"""The summary is made in the follow-up itself (matches/progress.py; idempotent: one
+GameSummary per match); a failure is redone by the follow-up sweep."""
 from matches.signals import match_finished
 
 
 def on_match_finished(sender, match_id, **kwargs):
-    from .tasks import summarize_match
+    from .summaries import summarize_match
 
-    summarize_match.delay(match_id)
+    summarize_match(match_id)
 
 
 def connect():

@@ -9,3 +9,11 @@ class MatchesConfig(AppConfig):
         from .tasks import register_schedule
 
         register_schedule()
+        from django.apps import apps
+
+        if apps.is_installed("clocks"):  # the embedded default's periodic thread (no beat there)
+            from clocks.scheduler import register
+
+            from .progress import sweep
+
+            register(sweep)

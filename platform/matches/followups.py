@@ -8,8 +8,9 @@ does not take runs here, inline, as a single change did before (nothing is lost 
 that is down). Receivers are idempotent per version, so order across batches does not matter.
 
 The price: a change's follow-up (clocks, "your turn") starts up to ``FLUSH_AFTER_S`` later, and
-a process killed in that window loses those follow-ups as it would lose an on-commit hook; the
-clocks catch up with the next change of the match.
+a process killed in that window loses the batch as it would lose an on-commit hook; the
+follow-up sweep (matches/progress.py) finds the matches whose progress lags their version and
+redoes them.
 """
 from __future__ import annotations
 

@@ -104,3 +104,22 @@ class ChatMessage(models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["match", "at"], name="chat_match_at")]
+
+
+class FollowUp(models.Model):
+    """How far the follow-ups of a match's changes went (matches/progress.py): ``version`` is
+    the newest version whose receivers have all been run; ``owed`` names the receivers that
+    raised and are still owed (receiver name -> the version it failed at), retried by the sweep
+    at ``retry_at``. The match's own committed ``version`` is the record of what happened, so a
+    move writes nothing here: a match whose row is behind its version has follow-ups to redo."""
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="followup",
+                                 db_constraint=False)  # written after commit: a match deleted meanwhile is no error
+    version = models.PositiveIntegerField(default=0)
+    owed = models.JSONField(default=dict, blank=True)
+    owed_since = models.DateTimeField(null=True, blank=True)
+    retry_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"follow-up of match {self.match_id} at v{self.version}"

@@ -23,7 +23,7 @@ from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
-from . import live, signals
+from . import live
 from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
@@ -283,27 +283,16 @@ def send_change_signals(match_id, version, status, to_move, previous_to_move, hi
 def send_changes(batch: list[list]) -> int:
     """The signals of several committed changes (each item: ``send_change_signals``'s arguments):
     ``match_changes`` once for all of them, then each one's ``match_changed`` (and
-    ``match_finished``) in order. One failing change does not hold up the others; returns how
-    many went through."""
+    ``match_finished``) in order. Each receiver runs on its own; what fails is recorded and
+    redone by the sweep (matches/progress.py). Returns how many changes went through."""
+    from . import progress
+
     changes = []
     for match_id, version, status, to_move, previous_to_move, *rest in batch:
         hints = (rest[0] if rest else None) or {}  # a task of an older version has none
         changes.append(dict(match_id=match_id, version=version, status=status, to_move=to_move,
                             previous_to_move=previous_to_move, **hints))
-    try:
-        signals.match_changes.send(sender=Match, changes=changes)
-    except Exception:  # its receivers guard themselves; this is the last line
-        logger.exception("follow-up of %d changes failed", len(changes))
-    done = 0
-    for change in changes:
-        try:
-            signals.match_changed.send(sender=Match, **change)
-            if change["status"] == Match.Status.FINISHED:
-                signals.match_finished.send(sender=Match, match_id=change["match_id"])
-            done += 1
-        except Exception:
-            logger.exception("follow-up of match %s v%s failed", change["match_id"], change["version"])
-    return done
+    return progress.follow(changes)
 
 
 # --- undo and resign -------------------------------------------------------------------------------

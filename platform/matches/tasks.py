@@ -48,8 +48,19 @@ def resume_bots(older_than_s: float = RESUME_AFTER_S) -> int:
 def register_schedule() -> None:
     from config.celery import app
 
-    app.conf.beat_schedule.update({"matches-resume-bots": {
-        "task": "matches.tasks.resume_bots", "schedule": RESUME_EVERY_S}})
+    from .progress import SWEEP_EVERY_S
+
+    app.conf.beat_schedule.update({
+        "matches-resume-bots": {"task": "matches.tasks.resume_bots", "schedule": RESUME_EVERY_S},
+        "matches-sweep-follow-ups": {"task": "matches.tasks.sweep_followups", "schedule": SWEEP_EVERY_S}})
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_followups() -> dict:
+    """Periodic (Celery beat): redo the follow-ups that were missed or failed (matches/progress.py)."""
+    from .progress import sweep
+
+    return sweep()
 
 
 @shared_task(acks_late=True)

@@ -24,8 +24,9 @@ def _safe(fn):
     return run
 
 
+# The match receivers raise: the follow-up runs each on its own and redoes a failed one
+# (matches/progress.py); the keys make a repeat notify nobody twice.
 @receiver(match_changed, dispatch_uid="notifications.match_started")
-@_safe
 def match_started(sender, match_id, version, status, to_move, previous_to_move, **kwargs):
     """Players who are not to move at the start hear that it began (the others get "your turn")."""
     if previous_to_move is not None:
@@ -39,7 +40,6 @@ def match_started(sender, match_id, version, status, to_move, previous_to_move, 
 
 
 @receiver(match_finished, dispatch_uid="notifications.match_finished")
-@_safe
 def game_finished(sender, match_id, **kwargs):
     from matches.models import Seat
 

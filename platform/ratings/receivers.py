@@ -1,11 +1,13 @@
-"""match_finished arrives after commit; the rating work runs in a Celery task."""
+"""match_finished arrives after commit, in the follow-up (matches/progress.py: on the real
+services in the worker): the match is rated right there. Rating is idempotent (RatedMatch), and a
+failure is redone by the follow-up sweep; a task queued for it could be lost with the broker."""
 from matches.signals import match_finished
 
 
 def on_match_finished(sender, match_id, **kwargs):
-    from .tasks import rate_match
+    from .services import rate_match
 
-    rate_match.delay(match_id)
+    rate_match(match_id)
 
 
 def connect():

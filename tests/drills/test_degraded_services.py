@@ -107,3 +107,27 @@ def test_resume_bots_queues_matches_whose_bot_task_was_lost(make_user, celery_wo
         from config.celery import app
 
         wait_for(lambda: not any((app.control.inspect(timeout=0.5).active() or {"": [1]}).values()))
+
+
+def test_a_channel_of_a_dropped_broker_connection_fails_as_a_lost_connection(settings):
+    """The root of "Unrecoverable error: AttributeError 'NoneType' object has no attribute
+    'hostname'" (issue 23): Celery's consumer drops a broken broker connection with
+    ``Connection.collect()``, which sets the transport's ``client`` to None; a channel of it used
+    afterwards (the gossip's restart, an acknowledgement) read its host from that None. It must
+    fail as a connection error (Celery reconnects) — config/celery.py makes it so."""
+    import redis
+    from kombu import Connection
+    from kombu.transport import redis as kombu_redis
+
+    import config.celery  # noqa: F401  (the guard is installed with the Celery app)
+
+    assert redis.exceptions.ConnectionError in kombu_redis.Transport.connection_errors
+    if settings.REDIS_URL:  # the real sequence, on a live Redis
+        conn = Connection(settings.REDIS_URL)
+        channel = conn.default_channel
+        conn.collect()
+    else:
+        channel = kombu_redis.Channel.__new__(kombu_redis.Channel)
+        channel.connection = type("Collected", (), {"client": None})()
+    with pytest.raises(redis.exceptions.ConnectionError):
+        channel._connparams()
