@@ -459,6 +459,14 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     due = list(SeatClock.objects.filter(next_check_at__lte=now, started_at__isnull=False)
                .order_by("next_check_at").values_list("id", flat=True)[:limit])
     counts = {"reminders": 0, "vacations": 0, "timeouts": 0}
+    # Substitute offers whose time is up first: a seat a timeout of this run frees is offered anew.
+    from lobby.substitutes import expire as expire_substitute_offers
+
+    try:
+        if expired := expire_substitute_offers(now):
+            counts["substitute_offers"] = expired
+    except Exception:
+        logger.exception("substitute offers: expiry failed")
     for clock_id in due:
         try:
             for key in check(clock_id, now):
@@ -466,11 +474,9 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
         except Exception:  # one broken match must not stop the others' clocks
             logger.exception("clock %s: check failed", clock_id)
     # The rules' own short deadlines (Der Orden's reaction window) run on the same sweep.
-    from lobby.substitutes import expire as expire_substitute_offers
     from matches.services import apply_timed_defaults, end_overdue_matches
 
-    for key, job in (("timed_defaults", apply_timed_defaults), ("time_limits", end_overdue_matches),
-                     ("substitute_offers", expire_substitute_offers)):
+    for key, job in (("timed_defaults", apply_timed_defaults), ("time_limits", end_overdue_matches)):
         try:
             done = job(now)
             if done:
