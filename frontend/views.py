@@ -66,7 +66,8 @@ def lobby_page(request):
              "options": _option_labels(i, lang)} for i in invitations]
     from lobby.substitutes import open_offers  # "substitute wanted" (frontend/rematch_views.py)
 
-    offers = [{"offer": o, "game_name": game_name(o.match.game, lang)}
+    offers = [{"offer": o, "game_name": game_name(o.match.game, lang),
+               "players": [s.name for s in o.match.seats.all() if s.seat != o.seat]}
               for o in open_offers(request.user)[:LOBBY_PAGE_SIZE]]
     return render(request, "frontend/lobby.html", {"form": form, "rows": rows, "games": games, "offers": offers})
 
