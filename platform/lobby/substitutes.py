@@ -96,8 +96,8 @@ def may_see(offer: SubstituteOffer, user) -> bool:
         return False
     from community.models import Friendship
 
-    return Friendship.objects.filter(user_id__in=[*_seated_ids(offer.match_id), offer.leaver_id],
-                                     friend_id=user.pk).exists()
+    people = [*_seated_ids(offer.match_id), offer.leaver_id]
+    return user.pk in people or Friendship.objects.filter(user_id__in=people, friend_id=user.pk).exists()
 
 
 def take(offer_id: int, user, now=None) -> SubstituteOffer:
@@ -142,6 +142,8 @@ def open_offers(user=None, now=None):
           .select_related("match").prefetch_related("match__seats__user").order_by("expires_at", "id"))
     if user is not None and user.is_authenticated:
         qs = qs.exclude(leaver_id=user.pk).exclude(match__seats__user=user)
+        # Not offered across a block (either way): subqueries of the same statement.
+        qs = qs.exclude(match__seats__user__blocks__blocked=user).exclude(match__seats__user__blocked_by__user=user)
     return qs
 
 

@@ -92,3 +92,5 @@ def test_a_private_matchs_offer_is_for_the_players_friends_only(client, make_use
     assert 'id="substitutes"' not in client.get("/lobby/").content.decode()
     client.force_login(friend)
     assert client.get(f"/substitutes/{offer.pk}/").status_code == 200
+    client.force_login(a)  # a player follows the match page's link to the offer
+    assert client.get(f"/substitutes/{offer.pk}/").status_code == 200

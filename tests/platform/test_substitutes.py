@@ -97,6 +97,8 @@ def test_who_may_not_take_a_seat(make_user, celery_worker):
     match = start_minigame(a, b, c)
     services.resign(match.pk, c)
     offer = _offer(match)
+    assert _client(blocked).get("/api/substitutes/").json() == []  # not offered across a block
+    assert len(_client(d).get("/api/substitutes/").json()) == 1
     cases = [(c, 403, "cannot come back"), (blocked, 403, "block"), (b, 409, "already play")]
     for user, status, words in cases:
         answer = _client(user).post(f"/api/substitutes/{offer.pk}/take/")
