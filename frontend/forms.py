@@ -66,6 +66,10 @@ class InvitationForm(SeatChoicesMixin, forms.Form):
     bots = forms.IntegerField(label=_("Bot opponents"), min_value=0, max_value=3, initial=0, required=False)
     comment = forms.CharField(label=_("Comment"), max_length=200, required=False,
                               help_text=_("At most 200 characters."))
+    substitute_hours = forms.IntegerField(
+        label=_("Hours to find a substitute"), min_value=0, max_value=24 * 7, initial=24, required=False,
+        help_text=_("With 3 or 4 players: a seat left by resigning or running out of time is offered to "
+                    "substitutes this long (a bot plays it meanwhile and keeps it afterwards). 0: a bot at once."))
 
     def __init__(self, plugin: Plugin, user_id: int, lang: str, *args, **kwargs):
         super().__init__(*args, **kwargs)

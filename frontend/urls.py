@@ -2,7 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import views
+from . import rematch_views, views
 
 urlpatterns = [
     # Pages link their icons; browsers still ask /favicon.ico for anything else (API, JSON).
@@ -24,4 +24,6 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match-resign"),
     path("matches/<int:pk>/chat/", views.match_chat, name="match-chat"),
+    path("matches/<int:pk>/rematch/", rematch_views.match_rematch, name="match-rematch"),
+    path("substitutes/<int:pk>/", rematch_views.substitute_page, name="substitute"),
 ]

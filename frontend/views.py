@@ -64,7 +64,12 @@ def lobby_page(request):
         mine = {i.pk for i in invitations if any(e.user_id == request.user.id for e in i.entries.all())}
     rows = [{"inv": i, "game_name": game_name(i.game, lang), "joined": i.pk in mine,
              "options": _option_labels(i, lang)} for i in invitations]
-    return render(request, "frontend/lobby.html", {"form": form, "rows": rows, "games": games})
+    from lobby.substitutes import open_offers  # "substitute wanted" (frontend/rematch_views.py)
+
+    offers = [{"offer": o, "game_name": game_name(o.match.game, lang),
+               "players": [s.name for s in o.match.seats.all() if s.seat != o.seat]}
+              for o in open_offers(request.user)[:LOBBY_PAGE_SIZE]]
+    return render(request, "frontend/lobby.html", {"form": form, "rows": rows, "games": games, "offers": offers})
 
 
 def _option_labels(invitation: Invitation, lang: str) -> list[str]:
@@ -93,7 +98,9 @@ def invitation_new(request, game: str | None = None):
                     request.user, game=game, players=form.cleaned_data["players"], options=form.options(),
                     move_days=form.cleaned_data["move_days"], private=form.cleaned_data["private"],
                     invitees=form.invitee_names(), choices=form.choices(), bots=bots,
-                    comment=form.cleaned_data["comment"])
+                    comment=form.cleaned_data["comment"],
+                    substitute_hours=24 if form.cleaned_data["substitute_hours"] is None
+                    else form.cleaned_data["substitute_hours"])
                 for hooks in invitation_hooks():
                     hooks.save(invitation, form.cleaned_data)
         except LobbyError as exc:
@@ -285,6 +292,9 @@ def _match_context(request, pk: int) -> dict:
         context.update(plugin.board_context(view, viewer, legal, lang))
     context["clocks"] = _clocks(match, seats)
     context["strip"] = _strip(seats, match, context)
+    from .rematch_views import after_match_context  # rematch button, seats waiting for a substitute
+
+    context.update(after_match_context(match, seats, seat))
     return context
 
 

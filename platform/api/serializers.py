@@ -20,6 +20,8 @@ class InvitationCreateSerializer(serializers.Serializer):
     choices = serializers.DictField(required=False, default=dict)
     bots = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     comment = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
+    # Hours a seat left in a 3-4 player match is offered to substitutes (0: a bot at once).
+    substitute_hours = serializers.IntegerField(required=False, default=24, min_value=0, max_value=24 * 7)
 
     def get_fields(self):
         # Settings feature apps add to invitations (frontend.forms.invitation_hooks), e.g. clocks.

@@ -27,4 +27,7 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.Undo.as_view(), name="api-undo"),
     path("matches/<int:pk>/resign/", views.Resign.as_view(), name="api-resign"),
     path("matches/<int:pk>/log/", views.MatchLog.as_view(), name="api-log"),
+    path("matches/<int:pk>/rematch/", views.Rematch.as_view(), name="api-rematch"),
+    path("substitutes/", views.SubstituteList.as_view(), name="api-substitutes"),
+    path("substitutes/<int:pk>/take/", views.SubstituteTake.as_view(), name="api-substitute-take"),
 ]

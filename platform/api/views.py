@@ -218,3 +218,46 @@ class MatchLog(APIView):
         names = presenters.seat_names(seats)
         return Response(presenters.api_log(match, entries, seat.seat if seat else None, registry.get(match.game),
                                            _lang(request), names))
+
+
+class Rematch(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=JoinSerializer, responses={201: inline_serializer("Rematch", {
+        "invitation": serializers.IntegerField()})},
+        summary="Rematch: a private invitation to the same people, same game and options (201; a second "
+                "click answers 200 with the same invitation)")
+    def post(self, request, pk: int):
+        from lobby.rematch import rematch
+
+        data = _valid(JoinSerializer, request)
+        invitation, created = rematch(pk, request.user, data["choices"])
+        return Response({"invitation": invitation.pk}, status=201 if created else 200)
+
+
+def _offer_row(offer) -> dict:
+    return {"id": offer.pk, "match": offer.match_id, "game": offer.match.game,
+            "game_name": registry.display_name(offer.match.game, translation.get_language()),
+            "seat": offer.seat, "reason": offer.reason, "expires_at": offer.expires_at}
+
+
+class SubstituteList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Seats of public running matches that need a "
+                   "substitute")
+    def get(self, request):
+        from lobby.substitutes import open_offers
+
+        return Response([_offer_row(o) for o in open_offers(request.user)[:100]])
+
+
+class SubstituteTake(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT}, summary="Take an offered seat as a substitute")
+    def post(self, request, pk: int):
+        from lobby.substitutes import take
+
+        offer = take(pk, request.user)
+        return Response({**_offer_row(offer), "status": offer.status})

@@ -59,3 +59,14 @@ def save(invitation, data: dict) -> None:
         "policy": data.get("clock_policy") or TimeControl.Policy.BOT,
         "max_timeout_rate": None if percent is None else percent / 100,
     })
+
+
+def copy(match, invitation) -> None:
+    """A rematch: ``invitation`` gets the time control ``match`` was played with."""
+    template = (TimeControl.objects.filter(match=match).first()
+                or TimeControl.objects.filter(invitation__match=match).first())
+    if template is None:
+        return
+    TimeControl.objects.update_or_create(invitation=invitation, defaults={
+        f: getattr(template, f) for f in ("mode", "move_days", "bank_hours", "increment_hours", "weekends_off",
+                                          "policy", "max_timeout_rate")})

@@ -7,7 +7,7 @@ from django.dispatch import receiver
 
 from lobby.errors import LobbyError
 from lobby.models import Entry
-from matches.signals import match_changes
+from matches.signals import match_changes, seat_handed_over
 
 from . import services
 
@@ -86,3 +86,8 @@ def check_requirement(sender, instance, **kwargs):
         message = services.requirement_error(instance.invitation_id, instance.user_id)
         if message:
             raise LobbyError(message, 403)
+
+
+@receiver(seat_handed_over, dispatch_uid="clocks.seat_handed_over")
+def clock_to_substitute(sender, match_id, seat, user_id, **kwargs):
+    services.hand_over(match_id, seat, user_id)

@@ -182,6 +182,20 @@ def _make_clocks(match_id: int, tc: TimeControl, now: datetime) -> list[SeatCloc
     return _locked_clocks(match_id, now)
 
 
+def hand_over(match_id: int, seat: int, user_id: int) -> None:
+    """A substitute took ``seat`` (matches.signals.seat_handed_over, in that transaction): the
+    seat's clock is theirs now, stopped and fresh (a full bank); the follow-up of the hand-over
+    starts it if the seat is to move. The leaver's timeout stays in their PlayerRecord."""
+    bank = (TimeControl.objects.filter(match_id=match_id).values_list("bank_hours", flat=True).first()
+            or TimeControl.objects.filter(invitation__match_id=match_id).values_list("bank_hours", flat=True).first()
+            or 72)
+    fresh = {"user_id": user_id, "started_at": None, "stage": 0, "next_check_at": None, "timed_out": False,
+             "bank_seconds": bank * 3600.0, "moves": 0}
+    seat_row = Seat.objects.only("id").get(match_id=match_id, seat=seat)
+    if not SeatClock.objects.filter(seat=seat_row).update(**fresh):
+        SeatClock.objects.create(seat=seat_row, match_id=match_id, **fresh)
+
+
 def _turn_over(turn: _Turn, clocks: list[SeatClock], tc: TimeControl, now: datetime) -> None:
     """Which clocks stop (and the finished turns to count), which start; nothing written yet."""
     actor = turn.actor
@@ -445,6 +459,14 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     due = list(SeatClock.objects.filter(next_check_at__lte=now, started_at__isnull=False)
                .order_by("next_check_at").values_list("id", flat=True)[:limit])
     counts = {"reminders": 0, "vacations": 0, "timeouts": 0}
+    # Substitute offers whose time is up first: a seat a timeout of this run frees is offered anew.
+    from lobby.substitutes import expire as expire_substitute_offers
+
+    try:
+        if expired := expire_substitute_offers(now):
+            counts["substitute_offers"] = expired
+    except Exception:
+        logger.exception("substitute offers: expiry failed")
     for clock_id in due:
         try:
             for key in check(clock_id, now):

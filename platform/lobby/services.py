@@ -15,6 +15,7 @@ from .errors import LobbyError
 from .models import Entry, Invitation
 
 MOVE_DAYS = (1, 30)
+SUBSTITUTE_HOURS = (0, 24 * 7)  # 0: a bot takes a left seat at once
 
 
 def _plugin(game: str):
@@ -26,7 +27,8 @@ def _plugin(game: str):
 
 def create_invitation(host, *, game: str, players, options: dict | None = None, move_days=3,
                       private: bool = False, invitees: list[str] | None = None, choices: dict | None = None,
-                      bots: list[str] | None = None, comment: str = "") -> Invitation:
+                      bots: list[str] | None = None, comment: str = "", substitute_hours: int = 24,
+                      rematch_of=None) -> Invitation:
     """Create an invitation and seat the host (and any bots the host adds)."""
     plugin = _plugin(game)
     try:
@@ -39,6 +41,10 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
     if isinstance(move_days, bool) or not isinstance(move_days, int) or not MOVE_DAYS[0] <= move_days <= MOVE_DAYS[1]:
         raise LobbyError(_("Days per move must be a whole number from %(min)s to %(max)s.")
                          % {"min": MOVE_DAYS[0], "max": MOVE_DAYS[1]})
+    if isinstance(substitute_hours, bool) or not isinstance(substitute_hours, int) or \
+            not SUBSTITUTE_HOURS[0] <= substitute_hours <= SUBSTITUTE_HOURS[1]:
+        raise LobbyError(_("Hours to wait for a substitute must be a whole number from %(min)s to %(max)s.")
+                         % {"min": SUBSTITUTE_HOURS[0], "max": SUBSTITUTE_HOURS[1]})
     bots = list(bots or [])
     available = set(plugin.bots()) | {"random-legal"}
     for bot in bots:
@@ -63,7 +69,7 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
     with transaction.atomic():
         invitation = Invitation.objects.create(
             game=game, host=host, players=players, options=options, move_days=move_days,
-            private=private, comment=comment[:200])
+            private=private, comment=comment[:200], substitute_hours=substitute_hours, rematch_of=rematch_of)
         if invitee_users:
             invitation.invitees.set(invitee_users)
         Entry.objects.create(invitation=invitation, user=host, choices=choices)

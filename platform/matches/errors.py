@@ -37,3 +37,7 @@ class MatchOver(MatchError):
 
 class UndoRefused(MatchError):
     status, code = 409, "undo_refused"
+
+
+class SeatTaken(MatchError):
+    status, code = 409, "seat_taken"

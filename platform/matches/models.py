@@ -78,6 +78,9 @@ class LogEntry(models.Model):
         RESIGN = "resign"
         END = "end"  # the platform ended the match (e.g. the game's time limit), no seat acted
         PENALTY = "penalty"  # a judge's game penalty on ``seat`` (``action`` = {"penalty": ...})
+        # A substitute took over ``seat`` (events: {"type": "substitute", "left", "joined"}: user
+        # ids and names): who played which moves stays in the log, the leaver keeps the departure.
+        SEAT = "seat"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField()  # == match version after this entry

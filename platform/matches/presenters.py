@@ -50,6 +50,8 @@ def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str
             texts.append(_undo_text(names[entry.seat], lang))
         elif entry.kind == LogEntry.Kind.END:
             texts.append(_end_text(entry.events, lang))
+        elif entry.kind == LogEntry.Kind.SEAT:
+            texts.append(_substitute_text(entry.events, lang))
         elif entry.kind == LogEntry.Kind.RESIGN:
             if any(e.get("reason") for e in entry.events or []):
                 texts.append(_forfeit_text(names[entry.seat], entry.events, lang))
@@ -77,6 +79,15 @@ def _end_text(events: list, lang: str) -> str:
 
 def _resign_text(name: str, lang: str) -> str:
     return f"{name} gibt auf." if lang == "de" else f"{name} resigns."
+
+
+def _substitute_text(events: list, lang: str) -> str:
+    """A substitute took over a left seat (matches.services.hand_over_seat)."""
+    e = next((e for e in events or [] if e.get("type") == "substitute"), {})
+    joined, left = e.get("joined_name") or "?", e.get("left_name") or "?"
+    if lang == "de":
+        return f"{joined} übernimmt als Ersatz den Platz von {left}."
+    return f"{joined} takes over {left}'s seat as a substitute."
 
 
 def _forfeit_text(name: str, events: list, lang: str) -> str:

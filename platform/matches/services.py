@@ -23,8 +23,8 @@ from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
-from . import live
-from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, StaleVersion, UndoRefused
+from . import live, signals
+from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, SeatTaken, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -214,8 +214,10 @@ def _with_resignations(outcome: dict, match: Match, seats: list[Seat]) -> dict:
     resigned = [s.seat for s in seats if s.resigned]
     if not resigned:
         return outcome
-    order = list(LogEntry.objects.filter(match=match, kind=LogEntry.Kind.RESIGN)
-                 .order_by("seq").values_list("seat", flat=True))
+    # Each resigned seat once, at its last departure (a substitute may have held it between).
+    order = list(dict.fromkeys(reversed(
+        [s for s in LogEntry.objects.filter(match=match, kind=LogEntry.Kind.RESIGN)
+         .order_by("seq").values_list("seat", flat=True) if s in resigned])))[::-1]
     placements = outcome.get("placements", [])
     kept = [p for p in placements if p["seat"] not in resigned]
     ordered = sorted(kept, key=lambda p: p["place"])
@@ -352,7 +354,17 @@ def resign(match_id: int, user) -> LogEntry:
         else:
             match.save(update_fields=["version", "updated_at"])
             _after_change(match, previous_to_move=previous)
+            _announce_seat_left(match, seat.seat, seat.user_id, "resigned")
         return entry
+
+
+def _announce_seat_left(match: Match, seat: int, user_id: int | None, reason: str) -> None:
+    """After commit: a person left a match that goes on (the lobby may offer the seat)."""
+    if user_id is None:
+        return
+    match_id = match.pk
+    transaction.on_commit(lambda: signals.seat_left.send(sender=Match, match_id=match_id, seat=seat,
+                                                         user_id=user_id, reason=reason))
 
 
 def forfeit(match_id: int, seat: int, reason: str = "timeout", *, keep_place: bool = False) -> LogEntry:
@@ -377,6 +389,7 @@ def forfeit(match_id: int, seat: int, reason: str = "timeout", *, keep_place: bo
             {"type": "bot_takes_over", "seat": seat, "reason": reason}])
         match.save(update_fields=["version", "updated_at"])
         _after_change(match, previous_to_move=previous)
+        _announce_seat_left(match, seat, seat_row.user_id, reason)
         return entry
 
 
@@ -400,16 +413,49 @@ def _resign_seat(match: Match, seat: Seat, previous: list[int], reason: str) -> 
         _sync_seats(match, seats, set())
     else:
         match.save(update_fields=["version", "updated_at"])
+        _announce_seat_left(match, seat.seat, seat.user_id, reason)
     _after_change(match, previous_to_move=previous)
     return entry
+
+
+def hand_over_seat(match_id: int, seat: int, user) -> LogEntry:
+    """A substitute takes over a seat its player left (``lobby.services.take_substitute``
+    checks the offer). The seat becomes the substitute's: their clock, their private view,
+    their moves from the next one on; the bot stops. A ``seat`` log entry records who left
+    and who joined, so the log, the replays and the leaver's record stay true."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchOver(_("This match is over."))
+        seats = list(Seat.objects.filter(match_id=match.pk).select_related("user"))
+        if any(s.user_id == user.pk for s in seats):
+            raise SeatTaken(_("You already play in this match."))
+        row = next((s for s in seats if s.seat == seat), None)
+        if row is None or not row.bot:
+            raise SeatTaken(_("This seat is not waiting for a substitute."))
+        left_id, left_name = row.user_id, row.user.username if row.user_id else ""
+        row.user, row.bot, row.resigned = user, "", False
+        row.save(update_fields=["user", "bot", "resigned"])
+        entry = _append(match, kind=LogEntry.Kind.SEAT, seat=seat, events=[
+            {"type": "substitute", "seat": seat, "left": left_id, "left_name": left_name,
+             "joined": user.pk, "joined_name": user.username}])
+        match.save(update_fields=["version", "updated_at"])
+        signals.seat_handed_over.send(sender=Match, match_id=match.pk, seat=seat, left_user_id=left_id,
+                                      user_id=user.pk)
+        # previous_to_move=[]: the badges of every seat to move are counted again (the new player's).
+        _after_change(match, previous_to_move=[], seats=seats)
+        return entry
 
 
 def _flag_forfeits(outcome: dict, match: Match) -> dict:
     """Placements of seats the platform took away (see ``forfeit``) say so: ``forfeit: reason``."""
     reasons = {}
-    for events in LogEntry.objects.filter(match=match, kind=LogEntry.Kind.RESIGN).values_list("events", flat=True):
+    for kind, events in LogEntry.objects.filter(match=match, kind__in=[LogEntry.Kind.RESIGN, LogEntry.Kind.SEAT]) \
+            .order_by("seq").values_list("kind", "events"):
         for event in events or []:
-            if event.get("reason"):
+            if kind == LogEntry.Kind.SEAT:  # a substitute plays the seat now: its place is theirs
+                reasons.pop(event.get("seat"), None)
+            elif event.get("reason"):
                 reasons[event["seat"]] = event["reason"]
     if not reasons:
         return outcome

@@ -14,9 +14,17 @@ receiver never sees a change that was rolled back. Receivers must be quick: hand
   follow-up runs inline; the worker's batch otherwise). For receivers that do the work of many
   changes together (the clocks: a few statements per batch, not per change).
 - ``match_finished(match_id)``: once, when a match ends (by the rules or by resignation).
+- ``seat_left(match_id, seat, user_id, reason)``: a player left a match that goes on (resigned:
+  reason "resigned"; the platform took the seat: e.g. "timeout"); a bot plays the seat now.
+  The lobby offers it to substitutes.
+- ``seat_handed_over(match_id, seat, left_user_id, user_id)``: sent INSIDE the transaction of
+  ``services.hand_over_seat`` (a substitute took the seat), so a receiver's writes (the clocks:
+  the seat's clock now belongs to the substitute) commit or roll back with it.
 """
 from django.dispatch import Signal
 
 match_changed = Signal()
 match_changes = Signal()
 match_finished = Signal()
+seat_left = Signal()
+seat_handed_over = Signal()

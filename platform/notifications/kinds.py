@@ -15,6 +15,7 @@ KINDS = {  # kind: (label, default channels)
     "invitation_cancelled": (_("An invitation to you was withdrawn"), [EMAIL]),
     "match_started": (_("A game has started"), [EMAIL, PUSH]),
     "match_finished": (_("A game has ended"), [EMAIL]),
+    "substitute_wanted": (_("A friend's game needs a substitute"), [EMAIL, PUSH]),
     "tournament_paired": (_("A tournament round is paired"), [EMAIL, PUSH]),
     "tournament_deadline": (_("A tournament round is about to close"), [EMAIL, PUSH]),
     "tournament_finished": (_("A tournament has ended"), [EMAIL]),
@@ -81,6 +82,11 @@ def text(kind: str, data: dict, lang: str) -> str:
         if de:
             return f"{game} ist zu Ende" + (f" – du bist {place}." if place else ".")
         return f"{game} is over" + (f" – you placed {place}." if place else ".")
+    if kind == "substitute_wanted":
+        seat = data.get("seat", "?")
+        players = ", ".join(data.get("opponents", []))
+        return (f"{game}: Platz {seat} sucht einen Ersatz (mit {players}). Übernehmen?" if de else
+                f"{game}: seat {seat} needs a substitute (with {players}). Take it over?")
     if kind == "tournament_paired":
         name = data.get("tournament", "")
         rnd = data.get("round", "")

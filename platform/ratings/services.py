@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches.models import Match
+from matches.models import LogEntry, Match
 
 from . import skill
 from .dbwait import give_way
@@ -25,14 +25,32 @@ def rate_match(match_id: int) -> bool:
         return False
 
 
+def _leavers(match: Match, humans: list, places: dict) -> list[tuple[int, int]]:
+    """Players whose seat a substitute took over (``seat`` log entries). The seat's place is the
+    substitute's: they are rated for the match as a whole, as if they had sat there from the
+    start (their rating counts from their joining: a match they joined counts like one they
+    began). The leaver's departure counts as today's resignation or timeout: placed behind
+    every seat, a later leaver ahead of an earlier one."""
+    seated = {u for u, _ in humans}
+    last = max(places.values(), default=0)
+    leavers: list[int] = []
+    for events in LogEntry.objects.filter(match_id=match.pk, kind=LogEntry.Kind.SEAT).order_by("-seq") \
+            .values_list("events", flat=True):
+        for event in events or []:
+            left = event.get("left") if event.get("type") == "substitute" else None
+            if left and left not in seated and left not in leavers:
+                leavers.append(left)
+    return [(user_id, last + 1 + i) for i, user_id in enumerate(leavers)]
+
+
 def _rate(match_id: int) -> bool:
     match = Match.objects.filter(pk=match_id).only("id", "game", "status", "outcome", "finished_at").first()
     if match is None or match.status != Match.Status.FINISHED or RatedMatch.objects.filter(match_id=match_id).exists():
         return False
     record = RatedMatch.objects.create(match=match, game=match.game)  # claims the match (unique)
     places = {p["seat"]: p["place"] for p in (match.outcome or {}).get("placements", [])}
-    humans = sorted(((s.user_id, places[s.seat]) for s in match.seats.filter(user__isnull=False)
-                     if s.seat in places), key=lambda x: x[0])
+    humans = [(s.user_id, places[s.seat]) for s in match.seats.filter(user__isnull=False) if s.seat in places]
+    humans = sorted(humans + _leavers(match, humans, places), key=lambda x: x[0])
     reason = ""
     if len(humans) < 2:
         reason = "fewer_than_two_people"

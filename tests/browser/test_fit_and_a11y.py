@@ -65,6 +65,14 @@ def seed() -> dict:
     matches.resign(finished, rival)
     ids["finished"] = finished
     ids["open_inv"] = lobby.create_invitation(rival, game="alchemist", players=3, comment=comment).pk
+    # A seat left in a 3-player match: offered to substitutes (lobby section, offer page).
+    left = lobby.create_invitation(owner, game="alchemist", players=3)
+    lobby.join(left.pk, rival)
+    left = lobby.join(left.pk, third)
+    matches.resign(left.match_id, third)
+    from lobby.models import SubstituteOffer
+
+    ids["offer"] = SubstituteOffer.objects.get(match_id=left.match_id).pk
     ids["deck"] = SavedDeck.objects.create(owner=owner, name=unbroken(60, "D"), **decks.starter("schwert")).pk
     t = tournaments.create_tournament(owner, game="alchemist", name=unbroken(120, "T"))
     for u in (rival, third):
@@ -98,6 +106,7 @@ def pages_of(d: dict) -> list[str]:
         f"/tournaments/{t}/standings/", f"/tournaments/{t}/bracket/", f"/tournaments/{t}/rounds/1/",
         f"/tournaments/{t}/register/", "/accounts/password/change/done/",
         "/rankings/", "/rankings/alchemist/", "/rankings/orden/", "/stats/", "/stats/alchemist/", "/stats/orden/",
+        f"/substitutes/{d['offer']}/",
         "/no-such-page/",  # 404 inside the site's frame
     ]
     # Pages added later whose only parameter is the game (the rules pages, issue 12 item 3)
@@ -119,6 +128,7 @@ NOT_PAGES = {
     "invitations/<int:pk>/status/", "invitations/<int:pk>/seats/", "invitations/<int:pk>/<str:verb>/",
     "matches/<int:pk>/live/",
     "matches/<int:pk>/act/", "matches/<int:pk>/undo/", "matches/<int:pk>/resign/", "matches/<int:pk>/chat/",
+    "matches/<int:pk>/rematch/",
     "matches/<int:pk>/export.json", "notifications/<int:pk>/open/", "notifications/unsubscribe/<str:token>/",
     "users/<str:username>/<str:verb>/", "friends/<str:verb>/", "tournaments/<int:pk>/rounds/<int:n>/result/",
     "tournaments/<int:pk>/do/<str:verb>/", "orden/decks/copy/", "orden/decks/<int:pk>/delete/",
@@ -212,7 +222,7 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(live_site, brows
 def test_every_page_is_listed():
     """A page added to the site must be added to pages_of (or to NOT_PAGES if it is none)."""
     fake = {"owner": "o", "rival": "r", "tournament": 1, "alchemist": 1, "orden": 2, "finished": 3,
-            "open_inv": 4, "alchemist_inv": 5, "deck": 6}
+            "open_inv": 4, "alchemist_inv": 5, "deck": 6, "offer": 7}
     covered = {resolve_route(p) for p in pages_of(fake) + ANON_PAGES}
     missing = [r.pattern for r in page_routes() if r.pattern not in covered]
     assert not missing, missing
