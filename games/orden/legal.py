@@ -16,7 +16,11 @@ def canon(action) -> dict:
 
 
 def blocked_key(card, ai) -> str:
-    return f"{card.name.de}|{ai}"
+    """A prevented Aktion „darf in diesem Zug von dieser Karte (oder anderen gleichen Namens)
+    nicht nochmal ausgeführt werden“: the key names the card's name and the rule itself (its
+    first equal rule on the card), so no copy of that rule can retry it this turn."""
+    a = card.abilities[ai]
+    return f"{card.name.de}|{next(i for i, b in enumerate(card.abilities) if b == a)}"
 
 
 def choice_cost(ability):
