@@ -9,9 +9,10 @@ from games.rng import Rng
 
 
 # every list in a player's dict (engine.setup) and in the turn dict (fresh_turn): copy_state
-# copies exactly these, so a new list-valued key must be named here
+# copies exactly these, so a new list-valued key must be named here (the turn's "oncefx" is
+# never changed in place, only replaced: it needs no copy)
 PLAYER_LISTS = ("deck", "pfad", "hand", "auslage", "ablage", "aussen", "known")
-TURN_LISTS = ("blocked", "once", "oncefx")
+TURN_LISTS = ("blocked", "once")
 
 #: the state's rules version (``state["v"]``; states without it are version 1, set up before
 #: engine version 2): version 2 deals instance ids that say nothing about the draw order and
@@ -27,9 +28,7 @@ def v2(st) -> bool:
 def _copy(d: dict, keys) -> dict:
     new = d.copy()
     for k in keys:
-        v = d.get(k)
-        if v is not None:  # "oncefx" is missing in turns begun before it existed
-            new[k] = v[:]
+        new[k] = d[k][:]
     return new
 
 

@@ -163,7 +163,7 @@ class OrdenEngine:
             less = used_once(t, ab.group) if ab.group in t["once"] else None  # a top-up
             if less is None:
                 t["once"].append(ab.group)
-            t.setdefault("oncefx", []).append([c.no, a["ability"]])
+            t["oncefx"] = t.get("oncefx", []) + [[c.no, a["ability"]]]  # replaced, never changed in place
             E.start_rule(ctx, s, a["card"], a["ability"], "effekt", less)
             return
         st["t"]["acts"] += 1
