@@ -7,6 +7,8 @@
     python bench/orden_balance.py search --iters 12 --search-games 40 --final 200
     python bench/orden_balance.py all --games 200             # everything above (the report's numbers)
     python bench/orden_balance.py engine --games 20 --reps 7  # engine time of a 4-player game (replayed)
+    python bench/orden_balance.py paths --games 120           # path win shares vs fair, 2/3/4 players; decisions per turn
+    python bench/orden_balance.py ranks --games 100           # each optional rank (VI+, IX+) dropped vs kept
 
 A pairing plays ``--games`` two-player games, seats swapped: games 2k and 2k+1 share the seed
 (same shuffles, same start seat), deck A sits at seat 0 in one and at seat 1 in the other, so
@@ -43,8 +45,13 @@ def play(decks, seed, bots, stats=None):
     st = ENGINE.setup(n, {}, seed, [{"deck": d} for d in decks])
     rng = Rng(seed * 7919 + 17)
     t_engine = 0.0
+    count = stats is not None and "decisions" in stats
     while st["result"] is None and st["round"] <= CAP_ROUNDS:
         seat = ENGINE.to_move(st)[0]
+        if count:  # a decision: a step with a real choice (two or more legal actions), any seat
+            stats["decisions"] += len(ENGINE.legal_actions(st, seat)) > 1
+            stats["turns"] += st["phase"] == "main" and st["t"]["plays"] == st["t"]["acts"] == 0 \
+                and seat == st["cur"] and not st["t"]["once"]
         action = BOTS[bots[seat]](st, seat, rng)
         t0 = time.process_time()
         st = ENGINE.apply(st, seat, action).state
@@ -58,8 +65,56 @@ def play(decks, seed, bots, stats=None):
     return next(x["seat"] for x in st["result"]["placements"] if x["place"] == 1)
 
 
-def new_stats():
-    return {"rounds": [], "engine_s": 0.0, "start": []}
+def new_stats(decisions=False):
+    st = {"rounds": [], "engine_s": 0.0, "start": []}
+    if decisions:
+        st.update(decisions=0, turns=0)
+    return st
+
+
+def paths(games, seed0=1):
+    """Each path's win share against its fair share in 2, 3 and 4 player games (the starters
+    in rotation over the seats, so every path sits everywhere), and decisions per turn."""
+    out = {}
+    for n in (2, 3, 4):
+        stats = new_stats(decisions=True)
+        wins = {p: 0 for p in PATHS}
+        fair = {p: 0.0 for p in PATHS}
+        ended = 0
+        for g in range(games):
+            ps = [PATHS[(g + i) % 3] for i in range(n)]
+            w = play([f"starter:{p}" for p in ps], seed0 + g, ["heuristic"] * n, stats)
+            if w is None:
+                continue
+            ended += 1
+            wins[ps[w]] += 1
+            for p in ps:
+                fair[p] += 1 / n
+        row = {p: {"share": wins[p] / max(ended, 1), "fair": fair[p] / max(ended, 1)} for p in PATHS}
+        dpt = stats["decisions"] / max(stats["turns"], 1)
+        out[n] = {"paths": row, "ended": ended, "games": games, "decisions_per_turn": dpt}
+        print(f"{n} players ({ended}/{games} ended): " + ", ".join(
+            f"{p} {row[p]['share'] * 100:.1f}% (fair {row[p]['fair'] * 100:.1f}, "
+            f"{(row[p]['share'] - row[p]['fair']) * 100:+.1f})" for p in PATHS)
+            + f"; decisions per turn {dpt:.1f}", flush=True)
+    return out
+
+
+def without_rank(deck, label):
+    cs = cardset().cards
+    return D.validate({"pfad": [no for no in deck["pfad"] if cs[no].rank != label], "cards": list(deck["cards"])})
+
+
+def ranks(games, seed0=1):
+    """Each optional rank dropped against the same starter keeping it (paired games, seats swapped)."""
+    out = {}
+    for p in PATHS:
+        full = D.starter(p)
+        for label in ("VI+", "IX+"):
+            rate, ended = pairing(without_rank(full, label), full, games, seed0)
+            out[f"{p}-{label}"] = {"dropped_wins": rate, "ended": ended, "games": games}
+            print(f"starter:{p} without {label} vs with it: {rate * 100:.1f}% ({ended}/{games} ended)", flush=True)
+    return out
 
 
 def pairing(deck_a, deck_b, games, seed0=1, bot_a="heuristic", bot_b="heuristic", stats=None):
@@ -278,7 +333,8 @@ def describe(deck):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("starters", "startplayer", "bots", "limits", "search", "engine", "all"))
+    ap.add_argument("what", choices=("starters", "startplayer", "bots", "limits", "search", "engine", "paths",
+                                     "ranks", "all"))
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--look-games", type=int, default=None, help="games for lookahead vs heuristic")
     ap.add_argument("--iters", type=int, default=40)
@@ -301,6 +357,10 @@ def main(argv=None):
     if a.what in ("search", "all"):
         out["search"] = search(a.iters, a.search_games, a.final)
         print("best find:", describe(out["search"]["best"]))
+    if a.what in ("paths", "all"):
+        out["paths"] = paths(a.games, a.seed)
+    if a.what in ("ranks", "all"):
+        out["ranks"] = ranks(a.games, a.seed)
     if a.what == "engine":
         out["engine"] = engine_time(a.games, a.reps, a.seed)
     print(f"CPU {time.process_time() - t0:.0f} s", flush=True)

@@ -258,6 +258,16 @@ class Plugin:
     def __init__(self, engine: Engine):
         self.engine = engine
 
+    def setup_recorded(self, engine_version: str, players: int, options: dict, seed: int,
+                       choices: list[dict]) -> State:
+        """The set-up of a match recorded under ``engine_version`` (its replay). An engine whose
+        set-up changed keeps the old one behind ``setup_version(version, ...)``, so an older
+        match's log still replays as it was played."""
+        old = getattr(self.engine, "setup_version", None)
+        if old is not None and engine_version and engine_version != self.meta.engine_version:
+            return old(engine_version, players, options, seed, choices)
+        return self.engine.setup(players, options, seed, choices)
+
     @property
     def meta(self) -> GameMeta:
         return self.engine.meta

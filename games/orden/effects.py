@@ -9,9 +9,20 @@ from games.rng import Rng
 
 
 # every list in a player's dict (engine.setup) and in the turn dict (fresh_turn): copy_state
-# copies exactly these, so a new list-valued key must be named here
+# copies exactly these, so a new list-valued key must be named here (the turn's "oncefx" is
+# never changed in place, only replaced: it needs no copy)
 PLAYER_LISTS = ("deck", "pfad", "hand", "auslage", "ablage", "aussen", "known")
 TURN_LISTS = ("blocked", "once")
+
+#: the state's rules version (``state["v"]``; states without it are version 1, set up before
+#: engine version 2): version 2 deals instance ids that say nothing about the draw order and
+#: shuffles an empty Nachziehstapel's Ablage in after every rule step. A match keeps the
+#: version it was set up with, so its log replays as it was played.
+V = 2
+
+
+def v2(st) -> bool:
+    return st.get("v", 1) >= 2
 
 
 def _copy(d: dict, keys) -> dict:
@@ -44,7 +55,9 @@ def copy_state(st: dict) -> dict:
 
 
 def fresh_turn() -> dict:
-    return {"plays": 0, "acts": 0, "xplay": 0, "xact": 0, "blocked": [], "once": []}
+    # once: the groups of once-per-turn effects used; oncefx: [card number, rule index] of each
+    # use (a better effect of a used group tops the used one up, see legal.activations)
+    return {"plays": 0, "acts": 0, "xplay": 0, "xact": 0, "blocked": [], "once": [], "oncefx": []}
 
 
 class Ctx:
@@ -93,10 +106,21 @@ def refill(ctx, s):
         ctx.ev(type="reshuffle", seat=s, n=len(deck))
 
 
+def refill_all(ctx):
+    """„Ist der Nachziehstapel leer, wird der Ablagestapel gemischt …“ is a state, not a step
+    of drawing: after every rule step no seat has an empty Nachziehstapel beside a full Ablage
+    (so a „wählen … aus Deinem Nachziehstapel“ finds the cards). Version 2 states only."""
+    if v2(ctx.st):
+        for s, p in enumerate(ctx.st["p"]):
+            if not p["deck"] and p["ablage"]:
+                refill(ctx, s)
+
+
 def shuffled_ids(ctx, ids) -> list:
-    """Shuffle a pile and deal its instance ids out anew: the ids stay (ascending, top = last),
-    the card each names is drawn again, so an id seen in the open Ablage (or in a log) cannot be
-    followed into a hidden zone."""
+    """Shuffle a pile and deal its instance ids out anew: the card each id names is drawn
+    again, so an id seen in the open Ablage (or in a log) cannot be followed into a hidden
+    zone; from version 2 the ids' order is shuffled as well, so the id of a drawn card says
+    nothing about when it was drawn (version 1 kept them ascending, top = last)."""
     st = ctx.st
     nos = [st["ci"][i] for i in ids]
     ctx.rng.shuffle(nos)
@@ -104,6 +128,8 @@ def shuffled_ids(ctx, ids) -> list:
     order = sorted(ids)
     for i, no in zip(order, nos):
         ci[i] = no
+    if v2(st):
+        ctx.rng.shuffle(order)
     return order
 
 
@@ -152,6 +178,7 @@ def pay_costs(ctx, s, iid, ability, pay):
                     ctx.reveals = True  # hand cards shown to the table: the payment is final
         if ids:
             ctx.ev(type=cost.verb, seat=s, cards=[ctx.st["ci"][i] for i in ids])
+    refill_all(ctx)
 
 
 def run_verbs(ctx, s, iid, ability, start=0, res=None) -> bool:
@@ -163,6 +190,8 @@ def run_verbs(ctx, s, iid, ability, start=0, res=None) -> bool:
             return False
         v = verbs[vi]
         k = v.kind
+        if v.n == 0:
+            continue  # what a top-up leaves of a verb the weaker effect already did (rules.topped_up)
         if k == "draw":
             draw(ctx, s, v.n)
         elif k == "ascend":
@@ -202,6 +231,7 @@ def run_verbs(ctx, s, iid, ability, start=0, res=None) -> bool:
                 move(ctx, s, iid, "auslage", "ablage" if k == "discard_self" else "aussen")
                 ctx.ev(type=k.split("_")[0], seat=s, cards=[st["ci"][iid]])
         # "prevent" is handled when the reaction's resolution ends
+        refill_all(ctx)
     return False
 
 
@@ -231,14 +261,17 @@ def take_chosen(ctx, s, src_iid, verb, no, zone=None):
 
 # -- resolving one rule: pay (step by step), choose, apply ---------------------------------
 
-def start_rule(ctx, s, iid, ai, kind):
+def start_rule(ctx, s, iid, ai, kind, less=None):
+    """``less``: [card number, rule index] of a once-per-turn effect this one tops up."""
     ctx.st["res"] = {"seat": s, "card": iid, "no": ctx.st["ci"][iid], "ability": ai, "kind": kind, "picked": [],
                      "stage": "pay", "vi": -1, "left": 0}
+    if less is not None:
+        ctx.st["res"]["less"] = less
     step_rule(ctx)
 
 
 def cost_covered(st, res) -> bool:
-    a = R.rule_card(st, res).abilities[res["ability"]]
+    a = R.rule_ability(st, res)
     cost = choice_cost(a)
     return cost is None or R.can_pay(st, res["seat"], cost, res["picked"], exclude=(res["card"],))
 
@@ -247,7 +280,7 @@ def step_rule(ctx):
     st = ctx.st
     res = st["res"]
     s, iid = res["seat"], res["card"]
-    a = R.rule_card(st, res).abilities[res["ability"]]
+    a = R.rule_ability(st, res)
     if res["stage"] == "pay":
         if not cost_covered(st, res):
             st["phase"] = "pay"

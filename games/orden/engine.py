@@ -5,11 +5,13 @@ from games.base import GameMeta, IllegalAction, Option, SeatChoice, Step
 from games.orden import decks
 from games.orden import effects as E
 from games.orden import rules as R
-from games.orden.legal import canon, legacy_ok, legal
+from games.orden.legal import canon, legacy_ok, legal, used_once
 from games.orden.scoring import league_points  # noqa: F401  (re-exported)
 from games.rng import Rng
 
-ENGINE_VERSION = "1"
+# "2": instance ids that say nothing about the draw order, the Ablage shuffled in as a state
+# (effects.V); matches set up under "1" keep their rules version (setup_version, state["v"])
+ENGINE_VERSION = "2"
 HAND_START = 7
 
 META = GameMeta(
@@ -45,6 +47,15 @@ class OrdenEngine:
 
     # -- set-up ---------------------------------------------------------------------------
     def setup(self, players: int, options: dict, seed: int, choices: list[dict]) -> dict:
+        return self._setup(players, options, seed, choices, E.V)
+
+    def setup_version(self, version: str, players: int, options: dict, seed: int, choices: list[dict]) -> dict:
+        """The set-up of a match recorded under an older engine version (its replay): version
+        "1" dealt instance ids in the draw order and kept no rules version in the state."""
+        v = int(version) if str(version).isdigit() else E.V
+        return self._setup(players, options, seed, choices, min(max(v, 1), E.V))
+
+    def _setup(self, players, options, seed, choices, v) -> dict:
         self.meta.check_players(players)
         opts = self.meta.clean_options(options)
         choices = list(choices or [{} for _ in range(players)])
@@ -60,18 +71,22 @@ class OrdenEngine:
                 ci.append(no)
                 own.append(s)
             nos = list(deck["cards"])
-            rng.shuffle(nos)  # instance ids follow the shuffled order: they tell nothing
+            rng.shuffle(nos)  # which card an instance id names: drawn by lot
             dk = []
             for no in nos:
                 dk.append(len(ci))
                 ci.append(no)
                 own.append(s)
+            if v >= 2:
+                rng.shuffle(dk)  # and the pile's order apart from it: an id tells no draw order
             ps.append({"deck": dk, "pfad": pfad, "hand": [], "auslage": [], "ablage": [], "aussen": [],
                        "known": [], "never": False, "path": decks.path_of(deck)})
         start = rng.below(players)
         st = {"n": players, "opts": opts, "rng": rng.state, "ci": ci, "own": own, "p": ps,
               "cur": start, "start": start, "round": 1, "rounds_left": opts["rounds"],
               "t": E.fresh_turn(), "phase": "main", "pend": None, "res": None, "trig": [], "result": None}
+        if v >= 2:
+            st["v"] = v
         ctx = E.Ctx(st)
         for s in range(players):
             E.draw(ctx, s, HAND_START)
@@ -116,6 +131,7 @@ class OrdenEngine:
         ctx = E.Ctx(E.copy_state(state))
         ctx.actor = seat
         getattr(self, "_do_" + action["type"])(ctx, seat, action)
+        E.refill_all(ctx)
         if E.in_play_changed(state, ctx.st):
             # trigger conditions read only these zones: unchanged, the last settle still holds
             E.settle(ctx)
@@ -143,8 +159,12 @@ class OrdenEngine:
         ab = c.abilities[a["ability"]]
         ctx.ev(type="activate", seat=s, card=c.no, ability=a["ability"])
         if ab.kind == "effekt":  # a once-per-turn effect: cannot be reacted to
-            st["t"]["once"].append(ab.group)
-            E.start_rule(ctx, s, a["card"], a["ability"], "effekt")
+            t = st["t"]
+            less = used_once(t, ab.group) if ab.group in t["once"] else None  # a top-up
+            if less is None:
+                t["once"].append(ab.group)
+            t["oncefx"] = t.get("oncefx", []) + [[c.no, a["ability"]]]  # replaced, never changed in place
+            E.start_rule(ctx, s, a["card"], a["ability"], "effekt", less)
             return
         st["t"]["acts"] += 1
         st["pend"] = {"seat": s, "card": a["card"], "no": c.no, "ability": a["ability"], "asked": None, "step": 0,

@@ -16,7 +16,11 @@ def canon(action) -> dict:
 
 
 def blocked_key(card, ai) -> str:
-    return f"{card.name.de}|{ai}"
+    """A prevented Aktion „darf in diesem Zug von dieser Karte (oder anderen gleichen Namens)
+    nicht nochmal ausgeführt werden“: the key names the card's name and the rule itself (its
+    first equal rule on the card), so no copy of that rule can retry it this turn."""
+    a = card.abilities[ai]
+    return f"{card.name.de}|{next(i for i, b in enumerate(card.abilities) if b == a)}"
 
 
 def choice_cost(ability):
@@ -66,7 +70,15 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
                     acts_left = t["acts"] < R.limit(state, s, "actions")
                 if not acts_left:
                     continue
-            elif not (a.kind == "effekt" and a.once_per_turn) or a.group in t["once"]:
+            elif not (a.kind == "effekt" and a.once_per_turn):
+                continue
+            elif a.group in t["once"]:
+                # used this turn: only a plainly better effect is offered, as a top-up
+                if tops_up(t, a) and R.holds(state, s, a.conditions):
+                    act = {"type": "activate", "card": iid, "ability": ai}
+                    once.append((act, a))
+                    if mine:
+                        out.append(act)
                 continue
             if startable(state, s, iid, a, zone):
                 act = {"type": "activate", "card": iid, "ability": ai}
@@ -80,6 +92,24 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
     return out
 
 
+def used_once(t, group):
+    """[card number, rule index] of the strongest once-per-turn effect of ``group`` used this
+    turn (the last one: a later use tops up the earlier), None if not known (a turn begun
+    before uses were recorded)."""
+    for no, ai in reversed(t.get("oncefx", ())):
+        if R.C[no].abilities[ai].group == group:
+            return [no, ai]
+    return None
+
+
+def tops_up(t, a) -> bool:
+    """„gilt diejenige zum Vorteil des Besitzers“: a weaker once-per-turn effect used first
+    never blocks a better one; the better one adds what the weaker did not (draw 1, then a
+    draw 2 draws 1 more: 2 in all, never 3)."""
+    used = used_once(t, a.group)
+    return used is not None and dominates(a, R.C[used[0]].abilities[used[1]], now=True)
+
+
 def _same_but_n(vb, va) -> bool:
     try:
         return replace(vb, n=va.n) == va
@@ -87,14 +117,14 @@ def _same_but_n(vb, va) -> bool:
         return vb == va
 
 
-def dominates(b, a) -> bool:
+def dominates(b, a, now=False) -> bool:
     """Effect ``b`` is plainly better for its owner than ``a`` of the same once-per-turn group:
     the same verbs, each at least as strong, one stronger, at no other cost. („gilt diejenige zum
     Vorteil des Besitzers“: draw 3 beats draw 2.) Effects that differ otherwise stay the owner's
-    choice."""
+    choice. ``now``: ``b``'s conditions hold at this moment, so they do not count against it."""
     if b is a or b.group != a.group or len(b.verbs) != len(a.verbs):
         return False
-    if b.costs and b.costs != a.costs or b.conditions and b.conditions != a.conditions:
+    if b.costs and b.costs != a.costs or (not now and b.conditions and b.conditions != a.conditions):
         return False
     stronger = False
     for vb, va in zip(b.verbs, a.verbs):

@@ -5,6 +5,8 @@ cover a property requirement, which cards can help pay a cost, what a ``wählen`
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from itertools import product
 
 from games.orden.catalog import cardset
@@ -43,6 +45,23 @@ def rule_card(state, holder):
     card paid as a cost may be reshuffled, and instance ids are dealt anew then."""
     no = holder.get("no")
     return C[no] if no is not None else C[state["ci"][holder["card"]]]
+
+
+def rule_ability(state, holder):
+    """The rule a pending or resolving rule runs: its card's rule, or for a once-per-turn
+    effect that tops up a weaker one used this turn (``less``) what is left of it."""
+    a = rule_card(state, holder).abilities[holder["ability"]]
+    less = holder.get("less")
+    return a if less is None else topped_up(a, C[less[0]].abilities[less[1]])
+
+
+@lru_cache(maxsize=None)
+def topped_up(better, used):
+    """„gilt diejenige zum Vorteil des Besitzers … 3 Karten ziehen (nicht 2, nicht 5)“: after
+    ``used`` the better effect adds only the difference (each verb's count less the used one's;
+    a verb left at 0 does nothing) and costs nothing more (it costs nothing or what was paid)."""
+    verbs = tuple(replace(vb, n=vb.n - va.n) for vb, va in zip(better.verbs, used.verbs))
+    return replace(better, costs=(), verbs=verbs)
 
 
 def rule_source(state, holder) -> int:

@@ -363,6 +363,29 @@ class _P:
                 self.fail(f"{path}.on", "only an effekt or a reaktion has on")
         return Ability(kind, conds, costs, verbs, statics, when, on, once)
 
+    def no_repeats(self, abilities):
+        """A card states each rule once: a copy of a rule would be a second, independent use of
+        it (a prevented Aktion retried through its copy, a once-per-turn effect used twice) and
+        a repeated limit change adds up unseen. The schema has no way to repeat a rule: a
+        stronger one is written with its number (``"plus": 2``, ``{"draw": 2}``)."""
+        for i, a in enumerate(abilities):
+            for j in range(i):
+                if abilities[j] == a:
+                    self.fail(f"rules[{i}]", f"repeats rules[{j}]; write a rule once (a limit change with its total)")
+            for what, items in (("do", a.verbs), ("static", a.statics), ("pay", a.costs), ("if", a.conditions)):
+                for k, x in enumerate(items):
+                    if x in items[:k]:
+                        self.fail(f"rules[{i}].{what}[{k}]", "repeats an earlier entry of the same rule")
+        seen = {}
+        for i, a in enumerate(abilities):
+            for st in a.statics:
+                if st.kind in ("limit", "opp_limit"):
+                    key = (st.kind, st.limit, a.conditions)
+                    if key in seen:
+                        self.fail(f"rules[{i}].static", f"changes the {st.limit} limit under the same conditions "
+                                  f"as rules[{seen[key]}]; give the total once")
+                    seen[key] = i
+
     def _list(self, d, key, path):
         v = d.get(key, [])
         if not isinstance(v, list):
@@ -410,6 +433,7 @@ def parse_card(d) -> Card:
         liefert.append(Delivery(P.props(opt, f"liefert[{i}]"), conds))
     gate = P.one_of(d["rank_gate"], "rank_gate", tuple(RANKS)) if "rank_gate" in d else None
     abilities = tuple(P.ability(a, f"rules[{i}]") for i, a in enumerate(P._list(d, "rules", "card")))
+    P.no_repeats(abilities)
     return Card(no=no, name=P.text(d["name"], "name"), kind=kind, wappen=wappen, rank=rank,
                 path=path, type=ctype, level=level, liefert=tuple(liefert), rank_gate=gate,
                 abilities=abilities, flavor=P.text(d["flavor"], "flavor"),

@@ -55,13 +55,25 @@ def _en_name(de_name):
 
 
 def selector(sel, lang, count=1) -> str:
+    """Every criterion of the selector is shown (a name or TYPE, then Wappen and property)."""
     de = lang == "de"
-    if sel.name:
-        return _q(sel.name if de else _en_name(sel.name), lang)
-    if sel.type:
-        art = {"MENTOR": "einen", "BURG": "eine", "MYSTERIUM": "ein"}[sel.type] if de else "a"
-        name = type_name(sel.type, lang)
-        return f"{art} {name}" if count == 1 else f"{count}x {name}"
+    if sel.name or sel.type:
+        if sel.name:
+            head = _q(sel.name if de else _en_name(sel.name), lang)
+            head = head if count == 1 else f"{count}x {head}"
+            if sel.type:
+                head += f" ({type_name(sel.type, lang)})"
+        else:
+            art = {"MENTOR": "einen", "BURG": "eine", "MYSTERIUM": "ein"}[sel.type] if de else "a"
+            name = type_name(sel.type, lang)
+            head = f"{art} {name}" if count == 1 else f"{count}x {name}"
+        extra = []
+        if sel.wappen:
+            w = WAPPEN_NAMES[sel.wappen][0 if de else 1]
+            extra.append(f"mit dem Wappen {w}" if de else f"with the {w} crest")
+        if sel.delivers:
+            extra.append(f"die {sel.delivers} liefert" if de else f"delivering {sel.delivers}")
+        return head + ("" if not extra else (f", {' und '.join(extra)}," if de else f" {' and '.join(extra)}"))
     parts = []
     if sel.wappen:
         w = WAPPEN_NAMES[sel.wappen][0 if de else 1]
@@ -128,7 +140,10 @@ def verb(v, lang, ability=None) -> str:
         who = {"you": ("Steige ab", "Descend"), "each_opponent": ("Jeder Mitspieler steigt ab", "Each opponent descends"),
                "higher_opponents": ("Jeder Mitspieler mit höherem Rang als Du steigt ab",
                                     "Each opponent ranked above you descends")}[v.who]
-        return who[0 if de else 1]
+        text = who[0 if de else 1]
+        if v.n > 1:  # „steigt 2-mal ab“
+            text = text.removesuffix(" ab") + f" {v.n}-mal ab" if de else f"{text} {v.n} times"
+        return text
     if k == "choose":
         what = selector(v.select, lang, v.n)
         zones = ""
@@ -223,7 +238,7 @@ def ability(a, lang) -> str:
                 bits.append(f"Jeder Mitspieler hat {lim}-{st.plus}" if de else f"Each opponent has {lim}-{st.plus}")
             elif st.kind == "ban":
                 sel = st.select
-                if sel.type:
+                if sel.type and not (sel.name or sel.wappen or sel.delivers):
                     bits.append(f"Mitspieler dürfen keine {sel.type} ausspielen" if de else f"Opponents may not play a {sel.type}")
                 else:
                     what = selector(sel, lang)

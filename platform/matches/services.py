@@ -471,10 +471,9 @@ def _default_bot(plugin: Plugin) -> str:
 # --- replay and bots ------------------------------------------------------------------------------
 def replay(match: Match, upto: int | None = None) -> dict:
     """Rebuild the state from the setup record and the log (entries with seq <= upto)."""
-    engine = plugin_for(match).engine
     plugin = plugin_for(match)
     engine = plugin.engine
-    state = engine.setup(match.players, match.options, match.seed, match.choices)
+    state = plugin.setup_recorded(match.engine_version, match.players, match.options, match.seed, match.choices)
     entries = LogEntry.objects.filter(match=match, kind__in=[LogEntry.Kind.ACTION, LogEntry.Kind.PENALTY],
                                       undone=False)
     if upto is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from games.base import IllegalAction
 from games.orden.catalog import cardset
-from games.orden.effects import fresh_turn
+from games.orden.effects import V, fresh_turn
 from games.orden.engine import ENGINE
 from games.orden.schema import RANKS
 
@@ -63,7 +63,7 @@ class Scenario:
         self.state = {"n": len(seats), "opts": opts, "rng": seed, "ci": ci, "own": own, "p": ps,
                       "cur": cur, "start": cur, "round": 1, "rounds_left": opts["rounds"],
                       "t": fresh_turn(), "phase": "main", "pend": None, "res": None, "trig": [],
-                      "result": None}
+                      "result": None, "v": V}
         self.events = []
         self.steps = []
         self.plan = {}

@@ -84,7 +84,8 @@ def test_catch_up_rules_need_someone_ahead():
 def test_hoersaal_trades_hand_limit_for_a_play_and_fleiss_is_a_burst():
     sc = Scenario([{"path": "buch", "auslage": ["Hörsaal", "Schriftrolle"]}, {"path": "hammer"}])
     assert sc.limits(0)["play"] == 1 and sc.limits(0)["hand"] == 7  # only 2 W cards: not yet
-    sc = Scenario([{"path": "buch", "auslage": ["Hörsaal", "Schriftrolle", "Schriftrolle", "Fleiß"]}, {"path": "hammer"}])
+    sc = Scenario([{"path": "buch", "auslage": ["Hörsaal", "Schriftrolle", "Schriftrolle", "Fleiß"],
+                    "deck": ["Demut"] * 3}, {"path": "hammer"}])
     assert sc.limits(0)["play"] == 2 and sc.limits(0)["hand"] == 6
     sc.activate(0, "Fleiß", 0)
     assert sc.limits(0)["play"] == 4 and "Fleiß" in sc.zone(0, "ablage")

@@ -170,14 +170,14 @@ def test_geselle_has_hand_limit_8():
 
 
 def test_a_second_mentor_replaces_the_first():
-    sc = Scenario([{"auslage": ["Anwerber Alfred", "Kraft"], "hand": ["Mentor Michael"]}, OPP])
+    sc = Scenario([{"auslage": ["Anwerber Alfred", "Kraft"], "hand": ["Mentor Michael"], "deck": ["Demut"] * 3}, OPP])
     sc.play(0, "Mentor Michael")
     assert "Anwerber Alfred" in sc.zone(0, "ablage")
     assert sorted(sc.zone(0, "auslage")) == ["Kraft", "Mentor Michael"]
 
 
 def test_mentor_michael_played_at_rank_v_leaves_at_once():
-    sc = Scenario([{"rank": "V", "hand": ["Mentor Michael"]}, OPP])
+    sc = Scenario([{"rank": "V", "hand": ["Mentor Michael"], "deck": ["Demut"] * 3}, OPP])
     sc.play(0, "Mentor Michael")
     assert "Mentor Michael" in sc.zone(0, "ablage")
 
