@@ -6,9 +6,11 @@ this module returns, so pages, API and services all see the same numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 
 from . import logic
-from .models import Entrant, Round, Tournament
+from .models import Entrant, Round, Sanction, Tournament
 
 
 def scheme_name(t: Tournament) -> str:
@@ -61,14 +63,25 @@ class Field:
     def active(self) -> list[int]:
         return [e.user_id for e in self.entrants if e.status == Entrant.Status.ACTIVE]
 
-    def stage_rounds(self, stage: str) -> list[logic.Round]:
-        return [logic_round(r) for r in self.rounds if r.stage == stage]
+    def stage_rounds(self, stage: str, *, closed_only: bool = False) -> list[logic.Round]:
+        return [logic_round(r) for r in self.rounds if r.stage == stage and (r.closed or not closed_only)]
 
     def standings(self, stage: str = logic.SWISS) -> list[logic.StandingRow]:
+        """Closed rounds only: an open round's results are not in yet, and its fresh bye must
+        not lift its receiver above the others meanwhile."""
         t = self.tournament
-        return logic.standings(self.players, self.stage_rounds(stage), scheme=scheme_name(t),
+        return logic.standings(self.players, self.stage_rounds(stage, closed_only=True), scheme=scheme_name(t),
                                tiebreakers=t.tiebreakers, dropped=self.dropped,
-                               disqualified=self.disqualified, seed=t.seed)
+                               disqualified=self.disqualified, seed=t.seed, deductions=self.deductions)
+
+    @cached_property
+    def deductions(self) -> dict[int, Fraction]:
+        """Point deductions (sanctions) per player, summed."""
+        out: dict[int, Fraction] = {}
+        for user_id, points in Sanction.objects.filter(tournament=self.tournament, kind=Sanction.Kind.POINT_DEDUCTION,
+                                                       points__isnull=False).values_list("user_id", "points"):
+            out[user_id] = out.get(user_id, Fraction(0)) + Fraction(str(points))
+        return out
 
     @property
     def open_round(self) -> Round | None:
