@@ -5,6 +5,7 @@ this module returns, so pages, API and services all see the same numbers.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -63,14 +64,16 @@ class Field:
     def active(self) -> list[int]:
         return [e.user_id for e in self.entrants if e.status == Entrant.Status.ACTIVE]
 
-    def stage_rounds(self, stage: str, *, closed_only: bool = False) -> list[logic.Round]:
-        return [logic_round(r) for r in self.rounds if r.stage == stage and (r.closed or not closed_only)]
+    def stage_rounds(self, stage: str) -> list[logic.Round]:
+        return [logic_round(r) for r in self.rounds if r.stage == stage]
 
     def standings(self, stage: str = logic.SWISS) -> list[logic.StandingRow]:
-        """Closed rounds only: an open round's results are not in yet, and its fresh bye must
-        not lift its receiver above the others meanwhile."""
+        """The results so far; an open round's bye counts once the round closes (while the
+        others still play it, a fresh bye must not lift a 0-point player to the top)."""
         t = self.tournament
-        return logic.standings(self.players, self.stage_rounds(stage, closed_only=True), scheme=scheme_name(t),
+        rounds = [logic_round(r) if r.closed else dataclasses.replace(logic_round(r), byes=())
+                  for r in self.rounds if r.stage == stage]
+        return logic.standings(self.players, rounds, scheme=scheme_name(t),
                                tiebreakers=t.tiebreakers, dropped=self.dropped,
                                disqualified=self.disqualified, seed=t.seed, deductions=self.deductions)
 

@@ -151,10 +151,6 @@ def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> En
         if not t.officials_may_play and (user.id == t.organizer_id
                                          or Official.objects.filter(tournament=t, user=user).exists()):
             raise Forbidden(_("In a formal or premium event the organizer and judges may not play."))
-        if t.officials_may_play and _is_official_id(t, user.id) and not _other_official(t, user.id):
-            # An official who plays needs somebody else to decide their own table.
-            raise Conflict(_("An official may play in a casual event only when another official who does not "
-                             "play is appointed; appoint a judge first."))
         existing = Entrant.objects.filter(tournament=t, user=user).first()
         if existing is not None:
             if existing.status == Entrant.Status.ACTIVE:
@@ -165,16 +161,15 @@ def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> En
     return entrant
 
 
-def _is_official_id(t: Tournament, user_id: int) -> bool:
-    return user_id == t.organizer_id or Official.objects.filter(tournament=t, user_id=user_id).exists()
-
-
-def _other_official(t: Tournament, user_id: int) -> bool:
-    """Is there an official besides ``user_id`` who does not play?"""
+def _check_officials_present(t: Tournament) -> None:
+    """Casual events let officials play, but somebody must decide their tables: an official
+    who plays needs another official who does not."""
     officials = {t.organizer_id, *Official.objects.filter(tournament=t).values_list("user_id", flat=True)}
-    officials.discard(user_id)
-    players = set(Entrant.objects.filter(tournament=t, user_id__in=officials).values_list("user_id", flat=True))
-    return bool(officials - players)
+    playing = set(Entrant.objects.filter(tournament=t, user_id__in=officials,
+                                         status=Entrant.Status.ACTIVE).values_list("user_id", flat=True))
+    if playing and not officials - playing:
+        raise Conflict(_("An official plays in this event: appoint another official who does not play (a judge "
+                         "or head judge) to decide their tables, then start."))
 
 
 def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
@@ -241,6 +236,7 @@ def start(t, by, now=None) -> Round | None:
         n = Entrant.objects.filter(tournament=t, status=Entrant.Status.ACTIVE).count()
         if n < 2:
             raise Conflict(_("At least two players must be registered."))
+        _check_officials_present(t)
         if t.format == Tournament.Format.SWISS or t.format == Tournament.Format.SWISS_CUT:
             try:
                 structure = logic.structure_for(t.structure, n, rounds=t.rounds, cut=None)

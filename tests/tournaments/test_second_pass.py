@@ -154,13 +154,12 @@ def test_organizer_drops_a_player_and_a_judge_disqualifies(make_user):
 @pytest.mark.django_db
 def test_casual_official_plays_only_with_a_second_official(make_user):
     org, judge = make_user("org"), make_user("judge")
-    t = make_tournament(org, [])
-    with pytest.raises(Conflict):
-        services.register(t, org, now=T0)
+    t = make_tournament(org, [org, make_user("p1"), make_user("p2")])
+    with pytest.raises(Conflict):  # nobody could decide the organizer's table
+        services.start(t, org, now=T0)
     services.add_official(t, org, judge)
-    services.register(t, org, now=T0)
-    with pytest.raises(Conflict):  # the organizer plays now: the judge is the only other official
-        services.register(t, judge, now=T0)
+    services.start(t, org, now=T0)
+    assert open_round(t) is not None
 
 
 # --- 6. smaller --------------------------------------------------------------------------------------
@@ -172,7 +171,7 @@ def test_open_rounds_bye_not_counted_in_standings(make_user):
     rnd = open_round(t)
     (bye,) = rnd.byes
     rows = load(t).standings()
-    assert all(r.points == 0 for r in rows)
+    assert all(r.points == 0 for r in rows) and rows[0].user != bye
     api = APIClient()
     assert {row["user"]: row["points"] for row in api.get(f"/api/tournaments/{t.pk}/standings/").json()}[bye] == 0
 
@@ -217,3 +216,11 @@ def test_point_deduction_sanction(make_user):
     r = api.post(f"/api/tournaments/{t.pk}/sanctions/", {"user": winner, "kind": "point_deduction",
                                                           "reason": "x"}, format="json")
     assert r.status_code == 400
+
+
+def test_league_bye_is_no_win():
+    from tournaments.logic import Round, match, standings
+
+    rounds = [Round(1, (match(1, 2, 1),), byes=(3,))]
+    rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="der_orden_league")}
+    assert rows[3].points == 0 and rows[3].wins == 0

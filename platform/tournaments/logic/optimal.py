@@ -1,8 +1,9 @@
-"""Optimal Swiss pairing above the exhaustive size: minimal point differences, then floaters.
+"""Optimal Swiss pairing above the exhaustive size: minimal point differences, then floats.
 
-Objective (after "no rematch while avoidable" and "no pair spans more score groups than
-needed", see swiss.py): the smallest sum of point differences Σ|Δ| over the pairs, then the
-fewest floaters (pairs across score groups), then at random.
+Objective (after "no rematch while avoidable"): the smallest sum of point differences Σ|Δ|
+over the pairs; then no pair spanning more score groups than needed (the Eiserner-Thron
+procedure: the odd player of a group meets the NEXT group); then the fewest floaters (pairs
+across score groups); then at random.
 
 Three methods, cheapest first; each is optimal where it is used:
 
@@ -13,13 +14,15 @@ Three methods, cheapest first; each is optimal where it is used:
    group and one of the lower group to meet, such that every group's remaining players
    pair up among themselves without rematches (Dirac's bound for big groups, blossom for
    small ones; failed states remembered). When it succeeds the pairing meets that lower
-   bound on both measures, so it is optimal; no weighted matching is needed. This is the
+   bound on Σ|Δ|, spans one group at most and floats exactly once per odd gap (the least any
+   such pairing can), so it is optimal; no weighted matching is needed. This is the
    usual case at every size (the field's big middle groups absorb any floater).
 2. **Weighted matching** (exact) when the chain fails (rematches among the few players of a
    top or bottom group force more or longer floats): a minimum-cost perfect matching
    (networkx's ``max_weight_matching``, blossom) on the field with integer weights that
-   rank (rematch, Σ|Δ|, floaters, random) lexicographically, pairs wider than the needed
-   span left out. Used up to ``MATCHING_UP_TO`` players (O(n³)).
+   rank (rematch, Σ|Δ|, span, floaters, random) lexicographically (a pair spanning s groups
+   costs B^(s-1), B > pairs: one wider pair outweighs all narrower ones). Used up to
+   ``MATCHING_UP_TO`` players (O(n³)).
 3. Above that size, when the chain fails: the top-down walk of swiss.py followed by a
    local search (pairs exchanging partners while that lowers (Σ|Δ|, floaters) without a
    rematch or a wider span). Not certified; the bench counts how often it is needed.
@@ -77,7 +80,6 @@ class GapChain:
             above += s
             self.odd.append(above % 2 == 1)
         self.failed: set[tuple[int, int | None]] = set()
-        self.certified = False  # run() found a pairing with the fewest floaters too
         self._perfect_memo: dict[frozenset, bool] = {}
 
     def unmet(self, a, b) -> bool:
@@ -101,9 +103,6 @@ class GapChain:
         outs: list[list[int]] = []  # per group: members taken out (floaters in and out)
         if not self._walk(0, None, floats, outs):
             return None
-        # Fewest floaters possible at this Σ|Δ|: one per run of consecutive odd gaps.
-        runs = sum(1 for g, o in enumerate(self.odd) if o and (g == 0 or not self.odd[g - 1]))
-        self.certified = len(floats) == runs
         tables = list(floats)
         for g, members in enumerate(self.groups):
             taken = set(outs[g])
@@ -124,13 +123,6 @@ class GapChain:
         last = g == len(self.groups) - 1
         need_out = self.odd[g] and not last
         big = dirac_size(self.D, len(members) - 2 - 2)  # any two out and the rest still pairs
-        if u is not None and need_out and self.perfect(members):
-            # Two odd gaps in a row: u passes this (even) group and meets the next one, one
-            # floater instead of two at the same Σ|Δ|.
-            outs.append([])
-            if self._walk(g + 1, u, floats, outs):
-                return True
-            outs.pop()
         vs = [None] if u is None else [v for v in _shuffled(members, self.rng) if self.unmet(u, v)]
         tried_w: set[int] = set()
         for v in vs:
@@ -168,7 +160,7 @@ def _units(points: dict[int, Fraction]) -> tuple[dict[int, int], int]:
 
 def weighted(groups: list[list[int]], points: dict[int, Fraction], met: dict[int, set[int]],
              rng: Rng) -> tuple[list[tuple[int, int]], int]:
-    """Method 2: minimum-cost perfect matching (rematch, Σ|Δ|, floaters, random)."""
+    """Method 2: minimum-cost perfect matching (rematch, Σ|Δ|, span, floaters, random)."""
     import networkx as nx
 
     gi = {p: i for i, g in enumerate(groups) for p in g}
@@ -177,7 +169,8 @@ def weighted(groups: list[list[int]], points: dict[int, Fraction], met: dict[int
     u, _den = _units(points)
     spread = max(u.values()) - min(u.values()) if u else 0
     m2 = n * n + 1  # one floater outweighs all random jitter (< n per pair, n/2 pairs)
-    m1 = m2 * (n + 1)  # one unit of Δ outweighs all floaters
+    base = n // 2 + 1  # a pair of span s costs base**(s-1) floaters: wider outweighs narrower
+    m1 = m2 * base ** len(groups)  # one unit of Δ outweighs all spans
     big = m1 * (spread * n + 1)  # one rematch outweighs everything else
     top = big * (n + 1)
     graph = nx.Graph()
@@ -186,7 +179,8 @@ def weighted(groups: list[list[int]], points: dict[int, Fraction], met: dict[int
         ma = met.get(a, ())
         for b in nodes[i + 1:]:
             span = abs(gi[a] - gi[b])
-            cost = abs(u[a] - u[b]) * m1 + (span > 0) * m2 + rng.below(n) + (big if b in ma else 0)
+            cost = (abs(u[a] - u[b]) * m1 + (base ** (span - 1) if span else 0) * m2 + rng.below(n)
+                    + (big if b in ma else 0))
             graph.add_edge(a, b, weight=top - cost)
     mate = nx.max_weight_matching(graph, maxcardinality=True)
     tables = [(a, b) for a, b in mate]
@@ -197,40 +191,43 @@ def weighted(groups: list[list[int]], points: dict[int, Fraction], met: dict[int
 def improve(tables: list[tuple[int, int]], points: dict[int, Fraction], gi: dict[int, int],
             met: dict[int, set[int]]) -> list[tuple[int, int]]:
     """Method 3's local search: two pairs swap partners while (Σ|Δ|, floaters) drops, with no
-    new rematch. Only pairs that float can gain."""
+    new rematch. Only a pair that floats can gain, so each pass tries the floating pairs
+    against every pair (integer point units: no Fraction arithmetic in the loop)."""
+    units, _den = _units(points)
     tables = [tuple(t) for t in tables]
 
     def cost(a, b):
-        return (abs(points[a] - points[b]), gi[a] != gi[b])
+        return abs(units[a] - units[b]) * 3 + (gi[a] != gi[b])  # Δ first: a swap changes floaters by <= 2
 
-    def ok(a, b):
-        return b not in met.get(a, ())
-
-    improved = True
-    rounds = 0
-    while improved and rounds < 50:
-        improved, rounds = False, rounds + 1
-        floating = [i for i, (a, b) in enumerate(tables) if gi[a] != gi[b]]
-        for i in floating:
-            a, b = tables[i]
+    for _ in range(200):
+        by_group: dict[int, list[int]] = {}
+        for j, (c, d) in enumerate(tables):
+            by_group.setdefault(gi[c], []).append(j)
+            if gi[d] != gi[c]:
+                by_group.setdefault(gi[d], []).append(j)
+        best = None
+        for i, (a, b) in enumerate(tables):
             if gi[a] == gi[b]:
                 continue
-            ca = cost(a, b)
-            for j in range(len(tables)):
+            ma, mb = met.get(a, ()), met.get(b, ())
+            cab = cost(a, b)
+            lo, hi = min(gi[a], gi[b]) - 1, max(gi[a], gi[b]) + 1
+            near = {j for h in range(lo, hi + 1) for j in by_group.get(h, ())}  # only these can gain
+            for j in near:
+                c, d = tables[j]
                 if j == i:
                     continue
-                c, d = tables[j]
-                old = (ca[0] + cost(c, d)[0], ca[1] + cost(c, d)[1])
-                for x, y, z, w in ((a, c, b, d), (a, d, b, c)):
-                    if not (ok(x, y) and ok(z, w)):
-                        continue
-                    new = (cost(x, y)[0] + cost(z, w)[0], cost(x, y)[1] + cost(z, w)[1])
-                    if new < old:
-                        tables[i], tables[j] = (x, y), (z, w)
-                        improved = True
-                        break
-                if improved:
-                    break
-            if improved:
-                break
+                old = cab + cost(c, d)
+                if c not in ma and d not in mb:
+                    gain = old - cost(a, c) - cost(b, d)
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, i, j, (a, c), (b, d))
+                if d not in ma and c not in mb:
+                    gain = old - cost(a, d) - cost(b, c)
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, i, j, (a, d), (b, c))
+        if best is None:
+            break
+        _gain, i, j, x, y = best
+        tables[i], tables[j] = x, y
     return tables

@@ -218,7 +218,7 @@ class _Pairer:
 
     def exact(self) -> tuple[list[tuple[int, int]], int]:
         """Every perfect pairing, depth first, scored by the objective; a branch is cut as
-        soon as its partial (rematches, Σ|Δpoints|, floaters, widest span, total span) is
+        soon as its partial (rematches, Σ|Δpoints|, widest span, floaters, total span) is
         already worse than the best found (each only grows as pairs are added), so the ties
         survive."""
         nodes = [p for g in self.groups for p in g]
@@ -227,9 +227,9 @@ class _Pairer:
         best_cost = None
         acc: list[tuple[int, int]] = []
 
-        def walk(rest: list[int], rematches: int, dpts, floaters: int, widest: int, distance: int) -> None:
+        def walk(rest: list[int], rematches: int, dpts, widest: int, floaters: int, distance: int) -> None:
             nonlocal best, best_cost
-            head = (rematches, dpts, floaters, widest, distance)
+            head = (rematches, dpts, widest, floaters, distance)
             if best_cost is not None and head > best_cost[:5]:
                 return
             if not rest:
@@ -250,7 +250,7 @@ class _Pairer:
                 d = abs(gi[first] - gi[b])
                 acc.append((first, b))
                 walk(rest[1:i] + rest[i + 1:], rematches + (b in met.get(first, ())),
-                     dpts + abs(pts[first] - pts[b]), floaters + (d > 0), max(widest, d), distance + d)
+                     dpts + abs(pts[first] - pts[b]), max(widest, d), floaters + (d > 0), distance + d)
                 acc.pop()
 
         walk(nodes, 0, 0, 0, 0, 0)
@@ -355,7 +355,7 @@ def _pair(order_groups: list[list[int]], points, met, rng: Rng) -> tuple[list[tu
     gi = {p: i for i, g in enumerate(order_groups) for p in g}
     chain = optimal.GapChain(order_groups, met, rng, D)
     tables = chain.run()
-    if tables is None or (not chain.certified and n <= optimal.MATCHING_UP_TO):
+    if tables is None:
         if n <= optimal.MATCHING_UP_TO:
             tables, rematches = optimal.weighted(order_groups, points, met, rng)
         else:
