@@ -157,7 +157,8 @@ def tournament_action(request, pk: int, verb: str):
                                   form.cleaned_data["role"])
         elif verb in ("disqualify", "sanction"):
             kind = "disqualification" if verb == "disqualify" else post.get("kind", "")
-            services.sanction(t, request.user, _user_by_id(post.get("user")), kind, post.get("reason", ""))
+            services.sanction(t, request.user, _user_by_id(post.get("user")), kind, post.get("reason", ""),
+                              points=post.get("points") or None)
         messages.success(request, DONE[verb])
     except TournamentError as exc:
         messages.error(request, exc.message)

@@ -224,3 +224,19 @@ def test_league_bye_is_no_win():
     rounds = [Round(1, (match(1, 2, 1),), byes=(3,))]
     rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="der_orden_league")}
     assert rows[3].points == 0 and rows[3].wins == 0
+
+
+@pytest.mark.django_db
+def test_point_deduction_from_the_page(make_user, client):
+    org = make_user("org")
+    ps = [make_user(f"p{i}") for i in range(4)]
+    t = make_tournament(org, ps, rounds=2)
+    services.start(t, org, now=T0)
+    client.force_login(org)
+    page = client.get(f"/tournaments/{t.pk}/")
+    assert b'name="points"' in page.content
+    r = client.post(f"/tournaments/{t.pk}/do/sanction/", {"user": ps[0].id, "kind": "point_deduction",
+                                                        "reason": "26b", "points": "1.5"})
+    assert r.status_code == 302
+    assert {row.user: row.points for row in load(t).standings()}[ps[0].id] == Decimal("-1.5")
+    assert "−1.5" in client.get(f"/tournaments/{t.pk}/").content.decode()
