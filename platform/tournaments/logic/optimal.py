@@ -190,14 +190,18 @@ def weighted(groups: list[list[int]], points: dict[int, Fraction], met: dict[int
 
 def improve(tables: list[tuple[int, int]], points: dict[int, Fraction], gi: dict[int, int],
             met: dict[int, set[int]]) -> list[tuple[int, int]]:
-    """Method 3's local search: two pairs swap partners while (Σ|Δ|, floaters) drops, with no
+    """Method 3's local search: two pairs swap partners while (Σ|Δ|, span, floaters) drops, with no
     new rematch. Only a pair that floats can gain, so each pass tries the floating pairs
     against every pair (integer point units: no Fraction arithmetic in the loop)."""
     units, _den = _units(points)
     tables = [tuple(t) for t in tables]
 
+    base = len(tables) + 1  # a pair of span s weighs base**(s-1): wider outweighs narrower
+    big = base ** (max(gi.values(), default=0) + 1)  # one unit of Δ outweighs every span
+
     def cost(a, b):
-        return abs(units[a] - units[b]) * 3 + (gi[a] != gi[b])  # Δ first: a swap changes floaters by <= 2
+        span = abs(gi[a] - gi[b])
+        return abs(units[a] - units[b]) * big + (base ** (span - 1) if span else 0)
 
     for _ in range(200):
         by_group: dict[int, list[int]] = {}
