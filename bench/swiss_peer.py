@@ -2,11 +2,11 @@
 a Swiss pairer for Magic: The Gathering tournaments: a global minimum-cost perfect matching in
 C++), on the same fields.
 
-The peer is not a project dependency; install it for this script only:
+The peer is a benchmark/test-only requirement (requirements.txt: swisspair==0.2.1):
 
-    .venv/bin/pip install --no-deps --target var/peer 'swisspair==0.2.1'
     .venv/bin/python bench/swiss_peer.py                 # the table in docs/tournaments.md
     .venv/bin/python bench/swiss_peer.py --seeds 3       # quicker
+    .venv/bin/python bench/swiss_peer.py --timing 1000 10000   # seconds per round, both pairers
 
 Each field is one simulated Eiserner-Thron tournament (win 5, modified win 4, loss 0; random
 results, 10% modified wins) whose history our pairer drives; in every round from round 2 on
@@ -19,7 +19,10 @@ their pairings are measured (the peer's pairing is not played):
   the smallest span with which that pairer's paired players could pair without rematches;
 - |Δ points|: summed point difference of the pairs (the peer's own objective);
 - bye: to the lowest-ranked player without a bye ("lowest"), or to somebody else, or a
-  second bye.
+  second bye;
+- "worse": rounds in which ours had a larger |Δ points| than the peer, and rounds in which it
+  had more floaters (with equal |Δ points|); in odd fields the two pair different players
+  (the peer chooses its own bye), so those rounds are listed apart.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform"), str(ROOT / "var" / "peer")]
 
 from games.rng import Rng  # noqa: E402
+import networkx  # noqa: E402,F401  (imported once here: its ~1 s import is not a round's time)
 from tournaments.logic import pair_swiss, standings  # noqa: E402
 from tournaments.logic.matching import max_matching_size  # noqa: E402
 from tournaments.logic.simulate import play  # noqa: E402
@@ -106,6 +110,7 @@ def run(sizes, seeds):
         tot = {w: dict.fromkeys(keys, 0) for w in ("ours", "swisspair")}
         secs = {"ours": 0.0, "swisspair": 0.0}
         measured = failed = 0
+        worse = {"dpts": 0, "floaters": 0, "better_dpts": 0}
         for seed in range(seeds):
             rng = Rng(seed)
             players = list(range(1, n + 1))
@@ -125,7 +130,12 @@ def run(sizes, seeds):
                         failed += 1
                     else:
                         secs["swisspair"] += time.perf_counter() - t0
-                        for k, v in measure(tables, byes, players, rounds, seed).items():
+                        mo = measure(ours.tables, ours.byes, players, rounds, seed)
+                        mp = measure(tables, byes, players, rounds, seed)
+                        worse["dpts"] += mo["dpts"] > mp["dpts"]
+                        worse["better_dpts"] += mo["dpts"] < mp["dpts"]
+                        worse["floaters"] += mo["dpts"] == mp["dpts"] and mo["floaters"] > mp["floaters"]
+                        for k, v in mp.items():
                             tot["swisspair"][k] = (max(tot["swisspair"][k], v) if k == "widest"
                                                    else tot["swisspair"][k] + v)
                 rounds.append(play(ours, rng))
@@ -136,16 +146,47 @@ def run(sizes, seeds):
             print(f"{n:>4} {measured:>6} {who:>9} | {x['rematches']:>7} {x['floaters']:>8} {x['widest']:>8} "
                   f"{x['over']:>4} {float(x['dpts']):>7.0f} | {x['bye_lowest']:>7} {x['bye_other']:>5} "
                   f"{x['bye_second']:>3} | {ms:>8.2f}" + (f"  ({failed} rounds refused)" if who == "swisspair" and failed else ""))
+        print(f"{n:>4} rounds where ours is worse: |Δpts| {worse['dpts']}, floaters {worse['floaters']}; "
+              f"better |Δpts|: {worse['better_dpts']}")
+
+
+def timing(sizes, peer=True):
+    """Seconds per round for both pairers on the same simulated field, rounds 2..⌈log2 n⌉+1."""
+    for n in sizes:
+        rng, rounds, players = Rng(1), [], list(range(1, n + 1))
+        ours_s, peer_s = [], []
+        for r in range(math.ceil(math.log2(n)) + 1):
+            t0 = time.perf_counter()
+            p = pair_swiss(players, rounds, seed=1)
+            if r:
+                ours_s.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                try:
+                    if not peer:
+                        raise RuntimeError("not timed")
+                    peer_pairing(players, rounds, 1)
+                    peer_s.append(time.perf_counter() - t0)
+                except Exception:
+                    pass
+            rounds.append(play(p, rng))
+        print(f"{n:>6} players, {len(ours_s)} rounds: ours median {sorted(ours_s)[len(ours_s) // 2]:.2f} s, "
+              + (f"max {max(ours_s):.2f} s; swisspair median {sorted(peer_s)[len(peer_s) // 2]:.2f} s, "
+                 f"max {max(peer_s):.2f} s" if peer_s else f"max {max(ours_s):.2f} s"), flush=True)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--sizes", type=int, nargs="*", default=[8, 9, 16, 17, 32, 33, 64, 65, 128, 129])
+    ap.add_argument("--timing", type=int, nargs="*", help="time both pairers at these sizes instead")
+    ap.add_argument("--no-peer", action="store_true", help="with --timing: ours only (the peer is O(n³))")
     args = ap.parse_args()
     if swisspair is None:
-        print("swisspair is not installed; see the module docstring for the command.")
+        print("swisspair is not installed: .venv/bin/pip install 'swisspair==0.2.1'")
         return 2
+    if args.timing:
+        timing(args.timing, peer=not args.no_peer)
+        return 0
     run(args.sizes, args.seeds)
     return 0
 

@@ -15,7 +15,7 @@ from . import presenters, queries, services
 from .errors import Invalid, NotFound, TournamentError
 from .loading import load
 from .models import Round, Tournament
-from .serializers import (BotSerializer, CreateSerializer, DisqualifySerializer, OfficialSerializer,
+from .serializers import (BotSerializer, CreateSerializer, DisqualifySerializer, DropSerializer, OfficialSerializer,
                           RegisterSerializer, ResultSerializer, SanctionSerializer)
 
 ROUND_SCHEMA = inline_serializer("TournamentRound", {
@@ -87,7 +87,11 @@ class Verb(TournamentAPIView):
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **REFUSALS})
     def post(self, request, pk: int):
         if self.verb == "drop":
-            services.drop(pk, request.user)
+            data = self.valid(DropSerializer)
+            if data["user"] is not None and data["user"] != request.user.id:
+                services.drop(pk, _user(data["user"]), by=request.user)
+            else:
+                services.drop(pk, request.user)
         elif self.verb == "rejoin":
             services.rejoin(pk, request.user)
         elif self.verb == "start":
@@ -112,7 +116,7 @@ class Disqualify(TournamentAPIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=DisqualifySerializer, responses={200: OpenApiTypes.OBJECT, **REFUSALS},
-                   summary="Organizer or head judge: disqualify a player (never re-joins), with a reason")
+                   summary="Organizer or judge: disqualify a player (never re-joins), with a reason")
     def post(self, request, pk: int):
         data = self.valid(DisqualifySerializer)
         services.disqualify(pk, request.user, _user(data["user"]), data["reason"])
@@ -128,7 +132,7 @@ class Results(TournamentAPIView):
     def post(self, request, pk: int):
         data = self.valid(ResultSerializer)
         table = services.set_result(pk, request.user, data["match"], data["placements"], data["modified"],
-                                    reason=data["reason"])
+                                    reason=data["reason"], kind=data["kind"])
         return Response(presenters.round_api(Round.objects.prefetch_related("tables").get(pk=table.round_id)))
 
 
@@ -139,7 +143,8 @@ class Sanctions(TournamentAPIView):
                    summary="Organizer or judge: record a sanction (warning, descend_rank, game_loss, ...)")
     def post(self, request, pk: int):
         data = self.valid(SanctionSerializer)
-        s = services.sanction(pk, request.user, _user(data["user"]), data["kind"], data["reason"], data["match"])
+        s = services.sanction(pk, request.user, _user(data["user"]), data["kind"], data["reason"], data["match"],
+                              points=data["points"])
         return Response({"id": s.pk, "user": s.user_id, "kind": s.kind, "reason": s.reason, "applied": s.applied,
                          "match": s.table.match_id if s.table_id else None}, status=201)
 

@@ -12,3 +12,7 @@ def _int(name: str, default: int) -> int:
 CHECK_MINUTES = _int("TOURNAMENT_CHECK_MINUTES", 15)
 # Players with an unfinished match are reminded this many hours before the round's deadline.
 REMINDER_HOURS = _int("TOURNAMENT_REMINDER_HOURS", 24)
+# Eiserner Thron: „Schweizer Runde: je 55 Minuten … K. o.-Runde im Finale: 120 Minuten“ — the
+# final's deadline is the round's days scaled by this ratio (rounded up).
+ROUND_MINUTES = 55
+FINAL_MINUTES = 120

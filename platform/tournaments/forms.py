@@ -58,6 +58,8 @@ class SanctionForm(forms.Form):
     user = forms.TypedChoiceField(label=_("Player"), coerce=int)
     kind = forms.ChoiceField(label=_("Sanction"), choices=Sanction.Kind.choices)
     reason = forms.CharField(label=_("Reason"), max_length=500)
+    points = forms.DecimalField(label=_("Points (deduction)"), required=False, min_value=0, max_digits=6,
+                                decimal_places=2)
 
     def __init__(self, players, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -5,10 +5,13 @@ this module returns, so pages, API and services all see the same numbers.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 
 from . import logic
-from .models import Entrant, Round, Tournament
+from .models import Entrant, Round, Sanction, Tournament
 
 
 def scheme_name(t: Tournament) -> str:
@@ -65,10 +68,23 @@ class Field:
         return [logic_round(r) for r in self.rounds if r.stage == stage]
 
     def standings(self, stage: str = logic.SWISS) -> list[logic.StandingRow]:
+        """The results so far; an open round's bye counts once the round closes (while the
+        others still play it, a fresh bye must not lift a 0-point player to the top)."""
         t = self.tournament
-        return logic.standings(self.players, self.stage_rounds(stage), scheme=scheme_name(t),
+        rounds = [logic_round(r) if r.closed else dataclasses.replace(logic_round(r), byes=())
+                  for r in self.rounds if r.stage == stage]
+        return logic.standings(self.players, rounds, scheme=scheme_name(t),
                                tiebreakers=t.tiebreakers, dropped=self.dropped,
-                               disqualified=self.disqualified, seed=t.seed)
+                               disqualified=self.disqualified, seed=t.seed, deductions=self.deductions)
+
+    @cached_property
+    def deductions(self) -> dict[int, Fraction]:
+        """Point deductions (sanctions) per player, summed."""
+        out: dict[int, Fraction] = {}
+        for user_id, points in Sanction.objects.filter(tournament=self.tournament, kind=Sanction.Kind.POINT_DEDUCTION,
+                                                       points__isnull=False).values_list("user_id", "points"):
+            out[user_id] = out.get(user_id, Fraction(0)) + Fraction(str(points))
+        return out
 
     @property
     def open_round(self) -> Round | None:

@@ -179,6 +179,8 @@ class Sanction(models.Model):
         WARNING = "warning", _("warning")
         DESCEND_RANK = "descend_rank", _("descend one rank")
         GAME_LOSS = "game_loss", _("game loss")
+        # Mittelerde 26b: „… kann der Schiedsrichter dies mit Punktabzügen … bestrafen.“
+        POINT_DEDUCTION = "point_deduction", _("point deduction")
         DISQUALIFICATION = "disqualification", _("disqualification")
         OTHER = "other", _("other")
 
@@ -188,6 +190,7 @@ class Sanction(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     reason = models.CharField(max_length=500)
     applied = models.BooleanField(default=False)  # True: the platform carried it out
+    points = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)  # point_deduction
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -26,4 +26,11 @@ def is_official(tournament: Tournament, user) -> bool:
 
 
 def may_disqualify(tournament: Tournament, user) -> bool:
+    """Organizer, head judges and judges (tournaments.md; Der Orden and Mittelerde 26b let
+    the judge exclude a player)."""
+    return is_official(tournament, user)
+
+
+def may_correct(tournament: Tournament, user) -> bool:
+    """Changing a closed round's result: organizer and head judges only."""
     return bool(roles_of(tournament, user) & {ORGANIZER, HEAD_JUDGE})

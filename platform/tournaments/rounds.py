@@ -15,7 +15,7 @@ from matches import services as match_services
 from matches.models import LogEntry, Match, Seat
 from matches.tasks import play_bots
 
-from . import logic, matchstop, notify
+from . import conf, logic, matchstop, notify
 from .loading import Field, bye_policy, knockout_round, load, scheme_name
 from .logic.seeding import derive, rng_for
 from .models import Entrant, Round, Table, Tournament
@@ -60,12 +60,41 @@ def result_from_outcome(t: Tournament, match: Match) -> dict:
     return result
 
 
+def no_shows(match: Match, movers: set[int], by_seat: dict[int, int]) -> set[int]:
+    """Seats that had a turn in ``match`` and never moved (Eiserner Thron: „Spieler werden
+    ebenfalls aus dem Turnier genommen, wenn sie in einer Runde nicht innerhalb einer
+    angemessenen Zeit zum Spiel antreten“). A seat had a turn when it moved or is to move
+    now: a seat that never moved keeps the turn it was given, so a seat that is neither
+    never had one (it waited for the no-show)."""
+    return {s for s in by_seat if s not in movers and s in set(match.to_move or ())}
+
+
 def result_at_deadline(t: Tournament, match: Match) -> dict:
-    """An unfinished match at the round's deadline: nobody moved → a loss for everyone;
-    otherwise a modified win by the game's tie-break, players who never moved placed last."""
+    """An unfinished match at the round's deadline. No-shows (a turn and no move, see
+    ``no_shows``) are placed last and leave the tournament (``result["no_shows"]``); against a
+    no-show the other player wins outright (a full win, not a modified one); two no-shows: a
+    loss for both (in a knockout the better seed, listed first, advances — somebody must).
+    Otherwise a modified win by the game's tie-break."""
     by_seat = _users_by_seat(match)
     movers = set(LogEntry.objects.filter(match=match, kind=LogEntry.Kind.ACTION)
                  .values_list("seat", flat=True).distinct())
+    absent = no_shows(match, movers, by_seat)
+    if absent:
+        present = [s for s in sorted(by_seat) if s not in absent]
+        gone = [by_seat[s] for s in sorted(absent)]
+        if not present:
+            users = [by_seat[s] for s in sorted(by_seat)]
+            table = Table.objects.filter(match=match).select_related("round").first()
+            if table is not None and table.round.stage == logic.KNOCKOUT:
+                first = table.users[0]  # the bracket lists the better seed first
+                return {"placements": [first, *[u for u in table.users if u != first]], "kind": "win",
+                        "source": "no_show", "no_shows": [u for u in gone if u != first]}
+            return {"placements": users, "kind": logic.LOSS, "source": "no_show", "no_shows": gone}
+        scores = _tiebreak(t, match)
+        seats = _order(t, match, present, lambda s: (s not in movers, -scores[s]))
+        kind = "win" if len(present) == 1 else "modified_win"
+        return {"placements": [by_seat[s] for s in seats] + gone, "kind": kind, "source": "no_show",
+                "no_shows": gone}
     if not movers:
         return {"placements": [by_seat[s] for s in sorted(by_seat)], "kind": logic.LOSS, "source": "deadline"}
     game_places = registry.get(match.game).placements_at_time_limit(match.state)
@@ -82,6 +111,33 @@ def result_at_deadline(t: Tournament, match: Match) -> dict:
     return {"placements": [by_seat[s] for s in seats], "kind": "modified_win", "source": "deadline"}
 
 
+def drop_no_shows(t: Tournament, table: Table) -> None:
+    """The players a deadline found absent leave the tournament (they may re-join in the
+    Swiss, with unpaired losses, like anybody who dropped)."""
+    users = (table.result or {}).get("no_shows") or []
+    if users:
+        Entrant.objects.filter(tournament=t, user_id__in=users, status=Entrant.Status.ACTIVE).update(
+            status=Entrant.Status.DROPPED, dropped_stage=table.round.stage, dropped_round=table.round.stage_round)
+
+
+def knockout_tie(t: Tournament, table: Table, result: dict) -> dict:
+    """A knockout game that ended level (a draw) needs a winner. Mittelerde: „Dazu würfelt
+    jeder Spieler einmal mit 2W6. Der Spieler mit dem höchsten Ergebnis gewinnt.“ — rolled
+    from the tournament's seed (re-rolled while equal), the rolls kept in the result. Other
+    schemes have no draws."""
+    if result.get("kind") != "draw" or table.round.stage != logic.KNOCKOUT:
+        return result
+    rng = rng_for(t.seed, "2w6", table.match_id)
+    users = list(result["placements"])
+    while True:
+        rolls = {u: rng.below(6) + rng.below(6) + 2 for u in users}
+        if len(set(rolls.values())) == len(users):
+            break
+    order = sorted(users, key=lambda u: -rolls[u])
+    return {**result, "placements": order, "kind": "win", "tiebreak": "2W6",
+            "dice": {str(u): rolls[u] for u in users}}
+
+
 def decide(t: Tournament, table: Table, *, at_deadline: bool) -> bool:
     """Fill ``table.result`` from its match if it ended, or (``at_deadline``) decide it now and
     stop the match. Returns True if the table has a result afterwards."""
@@ -89,10 +145,11 @@ def decide(t: Tournament, table: Table, *, at_deadline: bool) -> bool:
         return True
     match = matchstop.lock(table.match_id)
     if match.status == Match.Status.FINISHED:
-        table.result = result_from_outcome(t, match)
+        table.result = knockout_tie(t, table, result_from_outcome(t, match))
     elif at_deadline:
-        table.result = result_at_deadline(t, match)
+        table.result = knockout_tie(t, table, result_at_deadline(t, match))
         matchstop.stop(match)
+        drop_no_shows(t, table)
     else:
         return False
     table.save(update_fields=["result"])
@@ -196,8 +253,9 @@ def _knockout_round(t: Tournament, field: Field, ko: logic.KnockoutRound, now) -
 
 def _create(t, field: Field, stage: str, stage_round: int, tables, byes, bracket, now) -> Round:
     number = (field.last_round.number if field.last_round else 0) + 1
+    final = stage == logic.KNOCKOUT and len(tables) == 1 and not byes
     rnd = Round.objects.create(tournament=t, number=number, stage=stage, stage_round=stage_round,
-                               byes=list(byes), bracket=bracket, deadline=now + timedelta(days=t.round_days))
+                               byes=list(byes), bracket=bracket, deadline=now + timedelta(days=round_days(t, final)))
     entrants = {e.user_id: e for e in field.entrants}
     bot_matches, humans, match_ids = [], set(), {}
     for i, (users, match_number) in enumerate(tables):
@@ -220,6 +278,40 @@ def _create(t, field: Field, stage: str, stage_round: int, tables, byes, bracket
     for match_id in bot_matches:
         transaction.on_commit(lambda m=match_id: play_bots.delay(m))
     return rnd
+
+
+def round_days(t: Tournament, final: bool) -> int:
+    """Days for a round. The Eiserner-Thron seed gives a round 55 minutes and the knockout
+    final 120: the final gets the same share longer (rounded up to whole days)."""
+    if not final:
+        return t.round_days
+    return -(-t.round_days * conf.FINAL_MINUTES // conf.ROUND_MINUTES)
+
+
+def recut(t: Tournament, now, user_id: int) -> Round | None:
+    """A qualified player dropped before the first knockout round was played: the cut is
+    made again (the next in the standings enters as the lowest seed) and that round paired
+    anew. Only while none of its matches has a move; afterwards a drop is a walkover."""
+    field = load(t)
+    rnd = field.open_round
+    if rnd is None or rnd.stage != logic.KNOCKOUT or rnd.stage_round != 1 or not t.cut_size:
+        return None
+    if user_id not in rnd.byes and not any(user_id in tb.users for tb in rnd.tables.all()):
+        return None  # not one of the qualified
+    match_ids = [tb.match_id for tb in rnd.tables.all()]
+    if any(tb.result for tb in rnd.tables.all()) or LogEntry.objects.filter(
+            match_id__in=match_ids, kind=LogEntry.Kind.ACTION).exists():
+        return None
+    for match_id in match_ids:
+        matchstop.stop(matchstop.lock(match_id))
+    rnd.delete()
+    field = load(t)
+    rows = field.standings(logic.SWISS)
+    seeds = logic.cut([r.user for r in rows if not r.disqualified], t.cut_size,
+                      dropped=field.dropped | field.disqualified)
+    if len(seeds) < 2:
+        return finish(t, field, now)
+    return _knockout_round(t, field, logic.after_cut(seeds, 1), now)
 
 
 def champion_of(t: Tournament, field: Field) -> int | None:

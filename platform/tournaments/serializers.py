@@ -35,6 +35,9 @@ class ResultSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     placements = serializers.ListField(child=serializers.IntegerField(), min_length=2)
     modified = serializers.BooleanField(default=False)
+    kind = serializers.CharField(required=False, allow_blank=True, allow_null=True, default=None, max_length=40,
+                                 help_text="A result kind of the scoring scheme (Mittelerde: draw, council, "
+                                           "win_1_5, ...); overrides 'modified'.")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500,
                                    help_text="Required when correcting a closed round; recorded.")
 
@@ -44,6 +47,13 @@ class SanctionSerializer(serializers.Serializer):
     kind = serializers.CharField()
     reason = serializers.CharField(max_length=500)
     match = serializers.IntegerField(required=False, allow_null=True, default=None)
+    points = serializers.DecimalField(required=False, allow_null=True, default=None, max_digits=6, decimal_places=2,
+                                      help_text="point_deduction: the tournament points taken off (Mittelerde 26b).")
+
+
+class DropSerializer(serializers.Serializer):
+    user = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                    help_text="An official drops this player; without it you drop yourself.")
 
 
 class OfficialSerializer(serializers.Serializer):

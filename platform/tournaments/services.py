@@ -8,6 +8,7 @@ Every refusal raises a ``TournamentError`` carrying its HTTP status (errors.py).
 from __future__ import annotations
 
 import secrets
+from decimal import Decimal, InvalidOperation
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -25,7 +26,7 @@ from matches.models import Match, Seat
 from . import conf, logic, matchstop, notify, rounds
 from .errors import Conflict, Forbidden, Invalid, NotFound
 from .models import Entrant, Official, ResultCorrection, Round, Sanction, Table, Tournament
-from .roles import is_official, may_disqualify
+from .roles import is_official, may_correct, may_disqualify
 
 FORMATS = {c.value for c in Tournament.Format}
 STRUCTURES = {c.value for c in Tournament.Structure}
@@ -95,6 +96,8 @@ def create_tournament(organizer, *, game: str, name: str, format: str = "swiss",
             raise Invalid(_("A custom structure needs a number of Swiss rounds (1–30)."))
     if cut is not None and (not isinstance(cut, int) or cut < 2 or cut > 64):
         raise Invalid(_("The cut must be between 2 and 64 players."))
+    if cut is not None and format != "swiss_cut":
+        raise Invalid(_("A cut needs the format swiss_cut (Swiss rounds, then the top players in a knockout)."))
     if not isinstance(round_days, int) or not 1 <= round_days <= 60:
         raise Invalid(_("Days per round must be between 1 and 60."))
     if format == "league" and season_end is None:
@@ -156,6 +159,17 @@ def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> En
                            else _("You are disqualified from this tournament."))
         entrant = Entrant.objects.create(tournament=t, user=user, choices=clean_choices(t, user, choices, deck))
     return entrant
+
+
+def _check_officials_present(t: Tournament) -> None:
+    """Casual events let officials play, but somebody must decide their tables: an official
+    who plays needs another official who does not."""
+    officials = {t.organizer_id, *Official.objects.filter(tournament=t).values_list("user_id", flat=True)}
+    playing = set(Entrant.objects.filter(tournament=t, user_id__in=officials,
+                                         status=Entrant.Status.ACTIVE).values_list("user_id", flat=True))
+    if playing and not officials - playing:
+        raise Conflict(_("An official plays in this event: appoint another official who does not play (a judge "
+                         "or head judge) to decide their tables, then start."))
 
 
 def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
@@ -222,12 +236,18 @@ def start(t, by, now=None) -> Round | None:
         n = Entrant.objects.filter(tournament=t, status=Entrant.Status.ACTIVE).count()
         if n < 2:
             raise Conflict(_("At least two players must be registered."))
+        _check_officials_present(t)
         if t.format == Tournament.Format.SWISS or t.format == Tournament.Format.SWISS_CUT:
             try:
                 structure = logic.structure_for(t.structure, n, rounds=t.rounds, cut=None)
             except ValueError as exc:
                 raise Conflict(_("The structure does not fit %(n)s players: %(reason)s.") % {"n": n, "reason": exc}) from None
             cut = t.cut if t.cut is not None else structure.cut
+            if t.format == Tournament.Format.SWISS and cut:
+                # Not silently: the structure table the organizer chose prescribes a cut.
+                raise Conflict(_("The %(structure)s structure has a cut to %(cut)s for %(n)s players: choose the "
+                                 "format swiss_cut, or the custom structure for Swiss rounds only.") % {
+                                     "structure": t.structure, "cut": cut, "n": n})
             if t.format == Tournament.Format.SWISS_CUT:
                 if not cut:
                     raise Conflict(_("The %(structure)s structure has no cut for %(n)s players; set a cut.") % {
@@ -345,12 +365,20 @@ def _leave_open_match(t: Tournament, user) -> None:
         pass  # already left that match
 
 
-def drop(t, user, now=None) -> Entrant | None:
-    """Leave. Before the start this withdraws the registration (deck included)."""
+def drop(t, user, now=None, by=None) -> Entrant | None:
+    """Leave. Before the start this withdraws the registration (deck included). ``by``: an
+    official (organizer, head judge, judge) takes ``user`` out of the tournament."""
     now = _now(now)
     with transaction.atomic():
         t = locked(_pk(t))
-        e = _entrant(t, user)
+        if by is not None and by.id != getattr(user, "id", None):
+            if not is_official(t, by):
+                raise Forbidden(_("Only the organizer and the judges drop other players."))
+            e = Entrant.objects.filter(tournament=t, user=user).first()
+            if e is None:
+                raise Invalid(_("This user does not play in this tournament."))
+        else:
+            e = _entrant(t, user)
         if t.status == Tournament.Status.FINISHED:
             raise Conflict(_("The tournament is over."))
         if e.status != Entrant.Status.ACTIVE:
@@ -360,6 +388,10 @@ def drop(t, user, now=None) -> Entrant | None:
             return None
         e.status, e.dropped_stage, e.dropped_round = Entrant.Status.DROPPED, t.stage, _last_round_in(t, user)
         e.save(update_fields=["status", "dropped_stage", "dropped_round"])
+        # A qualified player who drops before the first knockout game: the next in the
+        # standings is brought in (the cut is made again); later a drop is a walkover.
+        if t.stage == logic.KNOCKOUT and rounds.recut(t, now, user.id) is not None:
+            return e
         _leave_open_match(t, user)
         return e
 
@@ -408,7 +440,7 @@ def disqualify(t, by, user, reason: str, now=None) -> Sanction:
     with transaction.atomic():
         t = locked(_pk(t))
         if not may_disqualify(t, by):
-            raise Forbidden(_("Only the organizer or a head judge disqualifies players."))
+            raise Forbidden(_("Only the organizer and the judges disqualify players."))
         if not reason:
             raise Invalid(_("Give the reason for the disqualification; it is recorded."))
         e = Entrant.objects.filter(tournament=t, user=user).first()
@@ -435,7 +467,21 @@ def _not_own_table(table: Table, by) -> None:
         raise Forbidden(str(OWN_TABLE))
 
 
-def set_result(t, by, match_id, placements, modified: bool = False, now=None, reason: str = "") -> Table:
+def _result(t: Tournament, table: Table, placements: list[int], modified: bool, kind: str | None, source: str) -> dict:
+    """The result a judge enters: ``kind`` any result of the tournament's scheme (Mittelerde:
+    "draw", "council", "win_1_5", ...), else a win or (``modified``) a modified win. A level
+    knockout game is decided as the scheme says (rounds.knockout_tie: 2W6)."""
+    if kind in (None, ""):
+        kind = "modified_win" if modified else "win"
+    elif kind not in logic.get_scheme(rounds.scheme_name(t)).results:
+        allowed = ", ".join(sorted(logic.get_scheme(rounds.scheme_name(t)).results)) or "win"
+        raise Invalid(_("Unknown result %(kind)r for this tournament's scoring; use one of: %(allowed)s.") % {
+            "kind": str(kind)[:40], "allowed": allowed})
+    return rounds.knockout_tie(t, table, {"placements": placements, "kind": kind, "source": source})
+
+
+def set_result(t, by, match_id, placements, modified: bool = False, now=None, reason: str = "",
+               kind: str | None = None) -> Table:
     """A judge's (or the organizer's) result for a table of the open round, as if the match had
     ended so: ``placements`` are the table's user ids, best first. A running match is stopped.
     For a table of a closed round this is a correction (``correct_result``)."""
@@ -455,10 +501,11 @@ def set_result(t, by, match_id, placements, modified: bool = False, now=None, re
         if not isinstance(modified, bool):
             raise Invalid(_("'modified' must be true or false."))
         if table.round.closed:
-            return _correct(t, by, table, placements, modified, reason)
+            return _correct(t, by, table, placements, modified, reason, kind)
+        result = _result(t, table, placements, modified, kind, "judge")
         match = matchstop.lock(table.match_id)
         matchstop.stop(match)
-        table.result = {"placements": placements, "kind": "modified_win" if modified else "win", "source": "judge"}
+        table.result = result
         table.decided_by = by
         table.save(update_fields=["result", "decided_by"])
         if t.status == Tournament.Status.RUNNING:
@@ -466,12 +513,13 @@ def set_result(t, by, match_id, placements, modified: bool = False, now=None, re
         return table
 
 
-def _correct(t: Tournament, by, table: Table, placements: list[int], modified: bool, reason: str) -> Table:
+def _correct(t: Tournament, by, table: Table, placements: list[int], modified: bool, reason: str,
+             kind: str | None = None) -> Table:
     """Change a closed round's result. Organizer and head judges only, with a recorded reason.
     Swiss and league rounds: the standings follow at once; rounds already paired from the old
     standings stand (pairings are never redone). Knockout: only while no later round was paired
     from it (the winner would already play on) — i.e. the final."""
-    if not may_disqualify(t, by):
+    if not may_correct(t, by):
         raise Forbidden(_("Only the organizer and head judges correct the result of a closed round."))
     reason = (reason or "").strip()
     if not reason:
@@ -479,7 +527,7 @@ def _correct(t: Tournament, by, table: Table, placements: list[int], modified: b
     if table.round.stage == logic.KNOCKOUT and Round.objects.filter(tournament=t, number__gt=table.round.number).exists():
         raise Conflict(_("A later knockout round was already paired from this result; it can no longer be corrected."))
     old = table.result
-    table.result = {"placements": placements, "kind": "modified_win" if modified else "win", "source": "correction"}
+    table.result = _result(t, table, placements, modified, kind, "correction")
     table.decided_by = by
     table.save(update_fields=["result", "decided_by"])
     ResultCorrection.objects.create(table=table, by=by, reason=reason[:500], old=old, new=table.result)
@@ -492,7 +540,7 @@ def _correct(t: Tournament, by, table: Table, placements: list[int], modified: b
 SANCTION_KINDS = {c.value for c in Sanction.Kind}
 
 
-def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, now=None) -> Sanction:
+def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, now=None, points=None) -> Sanction:
     """Record a sanction with its reason. A game loss sets the table's result (the player
     last); a disqualification disqualifies; "descend one rank" is applied to the running match
     where the game has that penalty (``Plugin.apply_penalty``: Der Orden), otherwise recorded
@@ -524,6 +572,16 @@ def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, n
                 raise Invalid(_("This player has no match in the open round; name the match."))
             _not_own_table(table, by)
         applied = False
+        if kind == Sanction.Kind.POINT_DEDUCTION:
+            try:
+                points = Decimal(str(points))
+            except (InvalidOperation, ValueError, TypeError):
+                points = None
+            if points is None or not points.is_finite() or not 0 < points <= 1000:
+                raise Invalid(_("A point deduction needs the points to take off ('points', more than 0)."))
+            applied = True  # the standings subtract it
+        else:
+            points = None
         if kind == Sanction.Kind.GAME_LOSS:
             others = [u for u in table.users if u != user.id]
             applied = True
@@ -534,7 +592,7 @@ def sanction(t, by, user, kind: str, reason: str, match_id: int | None = None, n
             if seat is not None:
                 applied = match_services.apply_penalty(table.match_id, seat, "descend_rank") is not None
         record = Sanction.objects.create(tournament=t, user=user, table=table, kind=kind, reason=reason[:500],
-                                         applied=applied, issued_by=by)
+                                         applied=applied, issued_by=by, points=points)
         if kind == Sanction.Kind.GAME_LOSS:
             set_result(t.pk, by, table.match_id, [*others, user.id], modified=False, now=now)
         return record

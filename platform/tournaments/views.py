@@ -18,7 +18,7 @@ from .errors import TournamentError
 from .forms import OfficialForm, RegisterForm, SanctionForm, TournamentForm
 from .loading import load
 from .models import Official, ResultCorrection, Round, Sanction, Tournament
-from .roles import HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, may_disqualify, roles_of
+from .roles import HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, may_correct, roles_of
 
 LIST_SIZE = 100
 
@@ -157,7 +157,8 @@ def tournament_action(request, pk: int, verb: str):
                                   form.cleaned_data["role"])
         elif verb in ("disqualify", "sanction"):
             kind = "disqualification" if verb == "disqualify" else post.get("kind", "")
-            services.sanction(t, request.user, _user_by_id(post.get("user")), kind, post.get("reason", ""))
+            services.sanction(t, request.user, _user_by_id(post.get("user")), kind, post.get("reason", ""),
+                              points=post.get("points") or None)
         messages.success(request, DONE[verb])
     except TournamentError as exc:
         messages.error(request, exc.message)
@@ -184,7 +185,7 @@ def round_page(request, pk: int, n: int):
                     "new": [names.get(u, "?") for u in c.new.get("placements", [])], "match": c.table.match_id}
                    for c in ResultCorrection.objects.filter(table__round=rnd).select_related("by", "table")]
     ctx.update({"corrections": corrections, "may_correct": rnd.closed and request.user.is_authenticated
-                and may_disqualify(t, request.user)})
+                and may_correct(t, request.user)})
     ctx.update({"rnd": rnd, "tables": tables, "byes": [names.get(u, "?") for u in rnd.byes],
                 "unpaired": [names.get(u, "?") for u in rnd.unpaired_losses],
                 "rounds": [r.number for r in ctx["field"].rounds]})

@@ -27,8 +27,9 @@ MATRIX = {
                {"anonymous": 403, "other": 403, "player": 409, "organizer": 403, "judge": 403}),
     "start": ("post", "/api/tournaments/{id}/start/", None, False, ONLY_ORGANIZER),
     "next-round": ("post", "/api/tournaments/{id}/next-round/", None, True, ONLY_ORGANIZER),
+    # Judges disqualify too (issue 27: tournaments.md, Der Orden, Mittelerde 26b).
     "disqualify": ("post", "/api/tournaments/{id}/disqualify/", {"user": "{p2}", "reason": "Absprache"}, True,
-                   ONLY_ORGANIZER),
+                   {"anonymous": 403, "other": 403, "player": 403, "organizer": 200, "judge": 200}),
     "results": ("post", "/api/tournaments/{id}/results/", {"match": "{match}", "placements": "{placements}"}, True,
                 {"anonymous": 403, "other": 403, "player": 403, "organizer": 200, "judge": 200}),
     "round": ("get", "/api/tournaments/{id}/rounds/1/", None, True, ALL_200),
@@ -72,12 +73,12 @@ def test_authorization_matrix(make_user, endpoint, role):
         assert set(r.json()) >= {"error", "detail"} and r.json()["detail"]
 
 
-def test_head_judge_may_disqualify_a_judge_may_not(make_user):
+def test_head_judge_may_disqualify_a_player_may_not(make_user):
     t, users, players = _setup(make_user, True)
     head = make_user("head")
     services.add_official(t, users["organizer"], head, "head_judge")
     c = APIClient()
-    c.force_authenticate(users["judge"])
+    c.force_authenticate(players[0])
     assert c.post(f"/api/tournaments/{t.pk}/disqualify/", {"user": players[1].pk, "reason": "x"},
                   format="json").status_code == 403
     c.force_authenticate(head)
@@ -134,7 +135,7 @@ def test_contract_create_rounds_results_standings(make_user):
     winner = first["users"][::-1][0]
     top = {row["user"]: row for row in standings}
     assert top[winner]["points"] == 4  # a modified win
-    assert top[rnd["byes"][0]]["points"] == 5  # a bye is a win
+    assert top[rnd["byes"][0]]["points"] == 0  # a bye is a win, counted once the round closes
     assert [row["rank"] for row in standings] == [1, 2, 3, 4, 5]
     assert c.get(f"/api/tournaments/{tid}/rounds/7/").status_code == 404
     assert c.get("/api/tournaments/424242/").status_code == 404

@@ -132,6 +132,7 @@ DER_ORDEN_LEAGUE = Scheme(
     rank_points={k: F(v) for k, v in ORDEN_RANKS.items()},
     placement=DEFAULT_PLACEMENT,  # fallback for a match recorded without ranks
     bye_points=_t(0),
+    bye_is_win=False,  # a league bye scores nothing, so it is no win either
 )
 
 SCHEMES = {s.name: s for s in (EISERNER_THRON, MITTELERDE, PLACEMENT, DER_ORDEN_LEAGUE)}

@@ -1,8 +1,8 @@
 """Standings: points, then the chosen tie-breaker list. Pure function of the rounds."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import groupby
 
@@ -37,13 +37,17 @@ class StandingRow:
 
 def standings(players: Iterable[int], rounds: Sequence[Round], *, scheme="eiserner_thron",
               tiebreakers: str = ET, dropped: Iterable[int] = (), disqualified: Iterable[int] = (),
-              seed: int = 0, tallies: dict[int, PlayerTally] | None = None) -> list[StandingRow]:
+              seed: int = 0, tallies: dict[int, PlayerTally] | None = None,
+              deductions: Mapping[int, Fraction] | None = None) -> list[StandingRow]:
     """Rows best first with rank 1..n. Every player in ``players`` gets a row (and anybody
     who appears in ``rounds``). Dropped players keep their place and are flagged;
-    disqualified players are flagged and listed after everybody else."""
+    disqualified players are flagged and listed after everybody else. ``deductions``: points
+    taken off as a sanction (Mittelerde 26b); they count in the opponents' tie-breakers too."""
     scheme: Scheme = get_scheme(scheme)
     players = list(players)
     t = tallies if tallies is not None else tally(rounds, scheme, players)
+    if deductions:
+        t = {p: replace(x, points=x.points - Fraction(deductions.get(p, 0))) for p, x in t.items()}
     dropped = set(dropped)
     dq = set(disqualified)
 

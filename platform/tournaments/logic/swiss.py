@@ -40,6 +40,7 @@ from fractions import Fraction
 
 from games.rng import Rng
 
+from . import optimal
 from .matching import dirac_size, max_matching_size
 from .records import SWISS, Pairing, Round
 from .scoring import get_scheme
@@ -77,8 +78,11 @@ EXACT_UP_TO = 12  # at most 10,395 pairings of 12 players; pruned, ~1 ms typical
 
 class _Pairer:
     def __init__(self, order_groups: list[list[int]], met: dict[int, set[int]], rng: Rng,
-                 cap: int | None = None):
+                 cap: int | None = None, points: dict | None = None):
         self.rng = rng
+        # Points per player (for Σ|Δ|); without them the group index stands in.
+        self.points = points if points is not None else {
+            p: -i for i, g in enumerate(order_groups) for p in g}
         self.met = met
         self.order_groups = order_groups
         self.cap = cap  # the widest span (in score groups) a pair may have; None: any
@@ -214,18 +218,19 @@ class _Pairer:
 
     def exact(self) -> tuple[list[tuple[int, int]], int]:
         """Every perfect pairing, depth first, scored by the objective; a branch is cut as
-        soon as its partial (rematches, widest span, floaters, total span) is already worse
-        than the best found (each only grows as pairs are added), so the ties survive."""
+        soon as its partial (rematches, Σ|Δpoints|, widest span, floaters, total span) is
+        already worse than the best found (each only grows as pairs are added), so the ties
+        survive."""
         nodes = [p for g in self.groups for p in g]
-        gi, met, ngroups = self.gi, self.met, len(self.groups)
+        gi, met, ngroups, pts = self.gi, self.met, len(self.groups), self.points
         best: list[list[tuple[int, int]]] = []
         best_cost = None
         acc: list[tuple[int, int]] = []
 
-        def walk(rest: list[int], rematches: int, widest: int, floaters: int, distance: int) -> None:
+        def walk(rest: list[int], rematches: int, dpts, widest: int, floaters: int, distance: int) -> None:
             nonlocal best, best_cost
-            head = (rematches, widest, floaters, distance)
-            if best_cost is not None and head > best_cost[:4]:
+            head = (rematches, dpts, widest, floaters, distance)
+            if best_cost is not None and head > best_cost[:5]:
                 return
             if not rest:
                 floats = [0] * ngroups  # per group, top group first
@@ -244,11 +249,11 @@ class _Pairer:
                 b = rest[i]
                 d = abs(gi[first] - gi[b])
                 acc.append((first, b))
-                walk(rest[1:i] + rest[i + 1:], rematches + (b in met.get(first, ())), max(widest, d),
-                     floaters + (d > 0), distance + d)
+                walk(rest[1:i] + rest[i + 1:], rematches + (b in met.get(first, ())),
+                     dpts + abs(pts[first] - pts[b]), max(widest, d), floaters + (d > 0), distance + d)
                 acc.pop()
 
-        walk(nodes, 0, 0, 0, 0)
+        walk(nodes, 0, 0, 0, 0, 0)
         chosen = best[self.rng.below(len(best))]
         tables = sorted(((a, b) if gi[a] <= gi[b] else (b, a) for a, b in chosen),
                         key=lambda t: (gi[t[0]], gi[t[1]]))
@@ -340,6 +345,30 @@ class _Pairer:
         raise AssertionError("no partner left")
 
 
+def _pair(order_groups: list[list[int]], points, met, rng: Rng) -> tuple[list[tuple[int, int]], int]:
+    """Exhaustive up to EXACT_UP_TO players; above, optimal.py's methods (see there)."""
+    n = sum(len(g) for g in order_groups)
+    if n <= EXACT_UP_TO:
+        return _Pairer(order_groups, met, rng, points=points).exact()
+    active = {p for g in order_groups for p in g}
+    D = max((len(met.get(p, set()) & active) for p in active), default=0)
+    gi = {p: i for i, g in enumerate(order_groups) for p in g}
+    chain = optimal.GapChain(order_groups, met, rng, D)
+    tables = chain.run()
+    if tables is None:
+        if n <= optimal.MATCHING_UP_TO:
+            tables, rematches = optimal.weighted(order_groups, points, met, rng)
+        else:
+            tables, rematches = _Pairer(order_groups, met, rng, points=points).run()
+            tables = optimal.improve(tables, points, gi, met)
+            rematches = sum(1 for a, b in tables if b in met.get(a, ()))
+    else:
+        rematches = 0
+    tables = sorted(((a, b) if gi[a] <= gi[b] else (b, a) for a, b in tables),
+                    key=lambda tb: (gi[tb[0]], gi[tb[1]]))
+    return tables, rematches
+
+
 def choose_bye(active: Sequence[int], rounds: Sequence[Round], *, scheme="eiserner_thron",
                tiebreakers: str = ET, seed: int = 0, round_number: int = 1,
                policy: str = LOWEST_RANKED, met: dict[int, set[int]] | None = None,
@@ -412,5 +441,6 @@ def pair_swiss(players: Iterable[int], rounds: Sequence[Round], *, round_number:
         groups.setdefault(t[p].points, []).append(p)
     order_groups = [groups[k] for k in sorted(groups, reverse=True)]
     rng = rng_for(seed, "swiss", round_number)
-    tables, rematches = _Pairer(order_groups, met, rng).run() if active else ([], 0)
+    points = {p: t[p].points for p in active}
+    tables, rematches = _pair(order_groups, points, met, rng) if active else ([], 0)
     return Pairing(round_number, stage, [tuple(tb) for tb in tables], byes, rematches)

@@ -71,14 +71,15 @@ def check_round(p, rounds, active, scheme_name, tiebreakers, bye_policy, seed):
     if paired and not rem and len(paired) <= 10:
         top = max(pts.get(x, 0) for x in paired)
         tops = {x for x in paired if pts.get(x, 0) == top}
-        # ... among the pairings that float no further and no more than needed (issue 16:
-        # span first, then floaters, then total span; test_tl_swiss_floats.py checks those).
+        # ... among the best pairings by the objective (issue 27: Σ|Δpoints|, then widest span,
+        # then floaters and total span; test_tl_swiss_floats.py checks the first two).
         levels = sorted({pts.get(x, 0) for x in paired}, reverse=True)
         gi = {x: levels.index(pts.get(x, 0)) for x in paired}
 
         def shape(m):
             spans = [abs(gi[a] - gi[b]) for a, b in m]
-            return max(spans), sum(1 for d in spans if d), sum(spans)
+            dpts = sum(abs(pts.get(a, 0) - pts.get(b, 0)) for a, b in m)
+            return dpts, max(spans), sum(1 for d in spans if d), sum(spans)
 
         free = [m for m in perfect_matchings(sorted(paired)) if all(frozenset(e) not in met for e in m)]
         least = min(shape(m) for m in free)
