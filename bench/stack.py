@@ -69,13 +69,14 @@ class Stack:
         LOGS.mkdir(parents=True, exist_ok=True)
         self.database_url = f"postgres://postgres@127.0.0.1:{pg_port}/{database}"
         self.redis_url = f"redis://127.0.0.1:{redis_port}/7"
-        self.env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
+        inherited = {k: v for k, v in os.environ.items() if k != "EMAIL_HOST"}  # (extra_env may set one)
+        self.env = {**inherited, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
                     "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "DJANGO_DEBUG": "0",
                     "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
                     "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
                     "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
                     **(extra_env or {})}
-        self.env.pop("EMAIL_HOST", None)
+        self.worker_queues = "celery"  # e.g. "celery,notifications": also send mail (bench/chaos.py)
 
     @property
     def base_url(self) -> str:
@@ -223,6 +224,7 @@ class Stack:
     def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
         return self._spawn("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
                                       "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                                      "-Q", self.worker_queues,
                                       "-n", f"bench-{os.getpid()}@%h"])
 
     def _supervise_worker(self) -> None:
@@ -267,6 +269,26 @@ class Stack:
         proc = self._spawn("server", args, env=env)
         wait_port(self.http_port, timeout=60, proc=proc)
         return proc
+
+    def start_node(self, name: str, web_port: int, ws_port: int, web_workers: int = 1,
+                   ws_workers: int = 1) -> None:
+        """Another node's server processes (gunicorn for HTTP, uvicorn for the sockets) on the
+        same PostgreSQL and Redis, as a second machine behind the reverse proxy would run them
+        (tests/drills/test_nginx_two_nodes.py). Stopped with ``stop_node(name)``."""
+        env = {**self.env, "DB_CONN_MAX_AGE": "60"}
+        web = self._spawn(f"{name}-web", [PY, "-m", "gunicorn", "config.wsgi:application", "-b",
+                                          f"127.0.0.1:{web_port}", "-w", str(web_workers), "-k",
+                                          "config.shedding.QueueTimedWorker", "--threads", "4", "--keep-alive", "75",
+                                          "--log-level", "warning"], env=env)
+        ws = self._spawn(f"{name}-ws", [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+                                        "--port", str(ws_port), "--workers", str(ws_workers), "--no-access-log",
+                                        "--log-level", "warning", "--ws-ping-interval", "0"], env=env)
+        wait_port(web_port, timeout=60, proc=web)
+        wait_port(ws_port, timeout=60, proc=ws)
+
+    def stop_node(self, name: str, part: str | None = None) -> None:
+        for p in ([part] if part else ["web", "ws"]):
+            self._stop(f"{name}-{p}")
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
         self._stop("server", sig)
