@@ -257,12 +257,7 @@ class Stack:
                     "--log-level", "warning"]
             # The socket server's database work (socket connects, socket moves) runs on one thread
             # per process (channels' database_sync_to_async): one kept connection, not one per move.
-            ws = subprocess.Popen(uvicorn + ["--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
-                                  env={**self.env, "DB_CONN_MAX_AGE": "60"},
-                                  stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
-                                  start_new_session=True)
-            self.procs["wsserver"] = ws
-            wait_port(self.ws_port, timeout=60, proc=ws)
+            self.start_ws_server()
         else:
             args = uvicorn + ["--port", str(self.http_port), "--workers", str(self.workers)]
         env = {**self.env, "DB_CONN_MAX_AGE": "60"} if self.server == "split" else self.env
@@ -289,6 +284,22 @@ class Stack:
     def stop_node(self, name: str, part: str | None = None) -> None:
         for p in ([part] if part else ["web", "ws"]):
             self._stop(f"{name}-{p}")
+
+    def start_ws_server(self) -> subprocess.Popen:
+        """The split stack's socket server (uvicorn); ``restart_ws_server`` restarts it alone."""
+        ws = subprocess.Popen([PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--no-access-log",
+                               "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0",
+                               "--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
+                              env={**self.env, "DB_CONN_MAX_AGE": "60"},
+                              stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
+                              start_new_session=True)
+        self.procs["wsserver"] = ws
+        wait_port(self.ws_port, timeout=60, proc=ws)
+        return ws
+
+    def restart_ws_server(self) -> None:
+        self._stop("wsserver")
+        self.start_ws_server()
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
         self._stop("server", sig)
