@@ -159,6 +159,8 @@ class Table:
             stats["chat_answers"][type(exc).__name__] += 1
 
     async def ensure_sockets(self, session) -> None:
+        if time.monotonic() < getattr(self, "retry_sockets_at", 0):
+            return  # the socket server is away: try again in a second, not on every action
         for seat, info in enumerate(self.m.seats):
             ws = self.sockets.get(seat)
             if ws is not None and not ws.closed:
@@ -170,9 +172,10 @@ class Table:
                                               headers={"Origin": self.chaos.base,
                                                        "Cookie": f"sessionid={info['session']}"},
                                               timeout=aiohttp.ClientWSTimeout(ws_close=5))
-            except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError):
-                self.chaos.stats["socket_connect_errors"] += 1
+            except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError) as exc:
+                self.chaos.stats["socket_connect_errors"][getattr(exc, "status", None) or type(exc).__name__] += 1
                 self.sockets.pop(seat, None)
+                self.retry_sockets_at = time.monotonic() + 1
                 continue
             self.sockets[seat] = ws
             asyncio.create_task(self.drain(ws))
@@ -198,7 +201,7 @@ class Chaos:
         self.started: list[int] = []
         self.stats = {"moves_ok": 0, "moves_found_after_error": 0, "version_mismatch": 0,
                       "move_errors": Counter(), "chat_sent": 0, "chat_answers": Counter(), "frames": 0,
-                      "socket_reconnects": 0, "socket_connect_errors": 0, "matches_finished": 0}
+                      "socket_reconnects": 0, "socket_connect_errors": Counter(), "matches_finished": 0}
         self.faults: list[dict] = []
         self.lag_samples: list[tuple[float, float | None, int | None]] = []  # (t, lag_s, pending)
         self.t0 = 0.0
@@ -240,7 +243,8 @@ class Chaos:
         rng = random.Random(self.args.seed)
         order: list[str] = []
         while True:
-            wait = self.args.fault_every * rng.uniform(0.75, 1.25)
+            jitter = getattr(self.args, "jitter", 0.25)
+            wait = self.args.fault_every * rng.uniform(1 - jitter, 1 + jitter)
             if stop.wait(wait) or time.monotonic() + 5 > until:
                 return
             if not order:  # every kind once per round, in random order
@@ -326,20 +330,13 @@ def verify(chaos: Chaos, sink_keys: list[str]) -> dict:
 def soak(args, stack: Stack, keyfile: Path) -> dict:
     per_match = 45  # Alchemist, two players: about 44 moves
     n = args.matches or max(args.tables * 2, int(args.tables * args.duration / (args.think * per_match) * 1.3) + 1)
-    out = ROOT / "var" / "bench" / f"chaos-seed-{stack.http_port}.json"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "seed.py"), "matches", "--matches", str(n), "--players", "2",
-                    "--game", "alchemist", "--prefix", "x", "--out", str(out)], env=stack.env, cwd=ROOT, check=True,
-                   timeout=600)
-    chaos = Chaos(args)
-    chaos.matches = json.loads(out.read_text())["matches"][::-1]
-    out.unlink()
-    chaos.base, chaos.ws_base = stack.base_url, stack.ws_base
-
     os.environ.update({"DATABASE_URL": stack.database_url, "REDIS_URL": stack.redis_url,
                        "DJANGO_SETTINGS_MODULE": "config.settings", "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame"})
-    import django
+    import seed  # noqa: E402  (bench/seed.py: sets Django up against the stack's database)
 
-    django.setup()
+    chaos = Chaos(args)
+    chaos.matches = seed.seed_matches(n, 2, "alchemist", "x")["matches"][::-1]
+    chaos.base, chaos.ws_base = stack.base_url, stack.ws_base
     stop = threading.Event()
     chaos.t0 = time.monotonic()
     until = chaos.t0 + args.duration
@@ -369,14 +366,17 @@ def soak(args, stack: Stack, keyfile: Path) -> dict:
             pass
         time.sleep(1)
     else:
-        from datetime import timedelta
+        if before_flush and before_flush["mails"]:
+            from datetime import timedelta
 
-        from django.utils import timezone
+            from django.utils import timezone
 
-        from notifications.services import flush
+            from notifications.services import flush
 
-        flushed = flush(now=timezone.now() + timedelta(minutes=10))  # as beat's flush would later
-        time.sleep(10)
+            flushed = flush(now=timezone.now() + timedelta(minutes=10))  # as beat's flush would later
+            deadline = time.monotonic() + 20
+            while mail_backlog() and time.monotonic() < deadline:
+                time.sleep(0.5)
     stop.set()
     threads[0].join()
     time.sleep(2)  # the sink's last lines
@@ -420,6 +420,7 @@ def main() -> None:
     ap.add_argument("--chat-share", type=float, default=0.1)
     ap.add_argument("--matches", type=int, default=0, help="matches seeded (default: enough for the run)")
     ap.add_argument("--settle", type=float, default=90, help="seconds to wait for follow-ups and mail at the end")
+    ap.add_argument("--jitter", type=float, default=0.25, help="faults come after fault-every × (1 ± this)")
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--visibility", type=int, default=30,
                     help="Celery visibility timeout (s): a killed worker's task runs again after it")

@@ -299,6 +299,11 @@ class Stack:
 
     def restart_ws_server(self) -> None:
         self._stop("wsserver")
+        # Its worker process may hold the listening socket a moment longer than the parent
+        # lives; a new server started meanwhile fails to bind ("address already in use").
+        deadline = time.monotonic() + 15
+        while not free(self.ws_port) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.start_ws_server()
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
