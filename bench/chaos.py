@@ -261,6 +261,16 @@ class Chaos:
             tables = [Table(self, n) for n in range(self.args.tables)]
             await asyncio.gather(*(t.run(session, until) for t in tables))
 
+    def timeline(self, step: float = 10.0) -> list[list]:
+        """[t, highest lag, most pending] per ``step`` seconds (None: the database was down)."""
+        buckets: dict[int, list] = {}
+        for t, lag, pending in self.lag_samples:
+            b = buckets.setdefault(int(t // step), [int(t // step) * step, None, None])
+            if lag is not None:
+                b[1] = round(max(b[1] or 0.0, lag), 1)
+                b[2] = max(b[2] or 0, pending)
+        return [buckets[k] for k in sorted(buckets)]
+
     def recoveries(self) -> list[dict]:
         out = []
         for f in self.faults:
@@ -387,6 +397,7 @@ def soak(args, stack: Stack, keyfile: Path) -> dict:
         "load_s": round(load_s, 1), "tables": args.tables, "think_s": args.think,
         "visibility_timeout_s": args.visibility,
         "faults": chaos.recoveries(),
+        "lag_timeline": chaos.timeline(),  # [t s, highest lag s, most pending] per 10 s
         "actions": {k: (dict(v) if isinstance(v, Counter) else v) for k, v in chaos.stats.items()},
         "moves_per_s": round((chaos.stats["moves_ok"] + chaos.stats["moves_found_after_error"]) / load_s, 1),
         "settle": {"s": round(time.monotonic() - settle_t0, 1), "pending_before_flush": before_flush,

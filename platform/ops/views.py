@@ -10,6 +10,7 @@ import hmac
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST
 
@@ -33,5 +34,5 @@ def _may_scrape(request) -> bool:
 @never_cache
 def prometheus(request):
     if not _may_scrape(request):
-        return JsonResponse({"error": "forbidden", "detail": "metrics are not public"}, status=403)
+        return JsonResponse({"error": "forbidden", "detail": _("The metrics are not public.")}, status=403)
     return HttpResponse(metrics.render(), content_type=CONTENT_TYPE_LATEST)
