@@ -30,14 +30,14 @@ def newest_age(now: float | None = None) -> float | None:
     r = client()
     if r is None:
         return None
-    stamps = [float(v) for v in r.hgetall(WORKERS_KEY).values()]
+    stamps = {k: float(v) for k, v in r.hgetall(WORKERS_KEY).items()}
     if not stamps:
         return None
     now = time.time() if now is None else now
-    gone = [k for k, v in r.hgetall(WORKERS_KEY).items() if now - float(v) > FORGET_AFTER_S]
+    gone = [k for k, v in stamps.items() if now - v > FORGET_AFTER_S]
     if gone:
         r.hdel(WORKERS_KEY, *gone)
-    return max(0.0, now - max(stamps))
+    return max(0.0, now - max(stamps.values()))
 
 
 def beat_age(now: float | None = None) -> float | None:
