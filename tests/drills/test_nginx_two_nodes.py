@@ -1,4 +1,4 @@
-"""deploy/ exercised: Debian's nginx, run unprivileged-style from a temporary prefix with the
+"""deploy/ exercised: Debian's nginx, run unprivileged (as nobody) from a temporary prefix with the
 very files of deploy/nginx/ (ports and paths rewritten), in front of two nodes — each a
 gunicorn (pages, API) and a uvicorn (sockets) — sharing one PostgreSQL and one Redis, as two
 machines would (bench/stack.py: a private cluster, Redis and worker). A move made through one
@@ -64,9 +64,8 @@ def render_nginx(tmp: Path, listen: int, web: list[int], ws: list[int]) -> Path:
     (tmp / "spieltisch.conf").write_text(site)
     for d in ("logs", "tmp"):
         (tmp / d).mkdir()
-    user = "user root;\n" if os.geteuid() == 0 else ""  # the workers read the worktree's static files
     conf = tmp / "nginx.conf"
-    conf.write_text(f"""{user}worker_processes 1;
+    conf.write_text(f"""worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log {tmp}/logs/error.log warn;
 events {{ worker_connections 512; }}
@@ -109,9 +108,14 @@ def test_nginx_in_front_of_two_nodes():
         st.start_node("b", b_web, b_ws)
         st.manage("collectstatic", "--noinput", "-v", "0")
         conf = render_nginx(Path(tmp), edge, web=[a, b_web], ws=[st.ws_port, b_ws])
-        check = subprocess.run([NGINX, "-t", "-p", tmp, "-c", str(conf)], capture_output=True, text=True)
+        nginx_cmd = [NGINX, "-p", tmp, "-e", f"{tmp}/logs/error.log", "-c", str(conf)]
+        if os.geteuid() == 0:  # unprivileged, as nobody: the prefix is theirs, the static files readable by all
+            for path in [Path(tmp), *Path(tmp).rglob("*")]:
+                shutil.chown(path, "nobody")
+            nginx_cmd = ["runuser", "-u", "nobody", "--", *nginx_cmd]
+        check = subprocess.run([*nginx_cmd, "-t"], capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
-        nginx = subprocess.Popen([NGINX, "-p", tmp, "-c", str(conf), "-g", "daemon off;"],
+        nginx = subprocess.Popen([*nginx_cmd, "-g", "daemon off;"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             wait_port(edge, proc=nginx)
