@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install browser migrate demo serve web ws worker mailer beat test-real messages
+.PHONY: run test setup install browser nginx migrate demo serve web ws worker mailer beat test-real messages
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed"; exit 1; }
@@ -23,6 +23,10 @@ install: $(VENV)/.installed
 # Debian's chromium for the browser tests (Playwright drives it; no browser download).
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's nginx for the reverse-proxy drill (tests/drills/test_nginx_two_nodes.py; deploy/).
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
 migrate: install
 	mkdir -p var
@@ -55,7 +59,7 @@ mailer: install
 beat: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config beat -l info
 
-test: install browser
+test: install browser nginx
 	bash .ci/test-suite
 
 messages: install

@@ -69,13 +69,14 @@ class Stack:
         LOGS.mkdir(parents=True, exist_ok=True)
         self.database_url = f"postgres://postgres@127.0.0.1:{pg_port}/{database}"
         self.redis_url = f"redis://127.0.0.1:{redis_port}/7"
-        self.env = {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
+        inherited = {k: v for k, v in os.environ.items() if k != "EMAIL_HOST"}  # (extra_env may set one)
+        self.env = {**inherited, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
                     "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "DJANGO_DEBUG": "0",
                     "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
                     "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
                     "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
                     **(extra_env or {})}
-        self.env.pop("EMAIL_HOST", None)
+        self.worker_queues = "celery"  # e.g. "celery,notifications": also send mail (bench/chaos.py)
 
     @property
     def base_url(self) -> str:
@@ -223,6 +224,7 @@ class Stack:
     def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
         return self._spawn("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
                                       "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                                      "-Q", self.worker_queues,
                                       "-n", f"bench-{os.getpid()}@%h"])
 
     def _supervise_worker(self) -> None:
@@ -255,18 +257,54 @@ class Stack:
                     "--log-level", "warning"]
             # The socket server's database work (socket connects, socket moves) runs on one thread
             # per process (channels' database_sync_to_async): one kept connection, not one per move.
-            ws = subprocess.Popen(uvicorn + ["--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
-                                  env={**self.env, "DB_CONN_MAX_AGE": "60"},
-                                  stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
-                                  start_new_session=True)
-            self.procs["wsserver"] = ws
-            wait_port(self.ws_port, timeout=60, proc=ws)
+            self.start_ws_server()
         else:
             args = uvicorn + ["--port", str(self.http_port), "--workers", str(self.workers)]
         env = {**self.env, "DB_CONN_MAX_AGE": "60"} if self.server == "split" else self.env
         proc = self._spawn("server", args, env=env)
         wait_port(self.http_port, timeout=60, proc=proc)
         return proc
+
+    def start_node(self, name: str, web_port: int, ws_port: int, web_workers: int = 1,
+                   ws_workers: int = 1) -> None:
+        """Another node's server processes (gunicorn for HTTP, uvicorn for the sockets) on the
+        same PostgreSQL and Redis, as a second machine behind the reverse proxy would run them
+        (tests/drills/test_nginx_two_nodes.py). Stopped with ``stop_node(name)``."""
+        env = {**self.env, "DB_CONN_MAX_AGE": "60"}
+        web = self._spawn(f"{name}-web", [PY, "-m", "gunicorn", "config.wsgi:application", "-b",
+                                          f"127.0.0.1:{web_port}", "-w", str(web_workers), "-k",
+                                          "config.shedding.QueueTimedWorker", "--threads", "4", "--keep-alive", "75",
+                                          "--log-level", "warning"], env=env)
+        ws = self._spawn(f"{name}-ws", [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+                                        "--port", str(ws_port), "--workers", str(ws_workers), "--no-access-log",
+                                        "--log-level", "warning", "--ws-ping-interval", "0"], env=env)
+        wait_port(web_port, timeout=60, proc=web)
+        wait_port(ws_port, timeout=60, proc=ws)
+
+    def stop_node(self, name: str, part: str | None = None) -> None:
+        for p in ([part] if part else ["web", "ws"]):
+            self._stop(f"{name}-{p}")
+
+    def start_ws_server(self) -> subprocess.Popen:
+        """The split stack's socket server (uvicorn); ``restart_ws_server`` restarts it alone."""
+        ws = subprocess.Popen([PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--no-access-log",
+                               "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0",
+                               "--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
+                              env={**self.env, "DB_CONN_MAX_AGE": "60"},
+                              stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
+                              start_new_session=True)
+        self.procs["wsserver"] = ws
+        wait_port(self.ws_port, timeout=60, proc=ws)
+        return ws
+
+    def restart_ws_server(self) -> None:
+        self._stop("wsserver")
+        # Its worker process may hold the listening socket a moment longer than the parent
+        # lives; a new server started meanwhile fails to bind ("address already in use").
+        deadline = time.monotonic() + 15
+        while not free(self.ws_port) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.start_ws_server()
 
     def stop_server(self, sig: int = signal.SIGTERM) -> None:
         self._stop("server", sig)

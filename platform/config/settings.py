@@ -256,6 +256,14 @@ if SECURE_HTTPS:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# --- operations (platform/ops/, deploy/README.md) ---------------------------------------------
+# /metrics answers these addresses, or a request with "Authorization: Bearer <METRICS_TOKEN>".
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = tuple(os.environ.get("METRICS_ALLOWED_IPS", "127.0.0.1,::1").split(","))
+# /health/ fails (503) past these: the newest worker heartbeat, the oldest pending follow-up.
+HEALTH_WORKER_MAX_AGE_S = float(os.environ.get("HEALTH_WORKER_MAX_AGE_S", "30"))
+HEALTH_FOLLOWUP_MAX_LAG_S = float(os.environ.get("HEALTH_FOLLOWUP_MAX_LAG_S", "60"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

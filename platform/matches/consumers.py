@@ -17,6 +17,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from ops import sockets
+
 from . import live, socketmoves
 
 # Messages whose handlers use no database connection of the consumer's sync thread: frames
@@ -60,6 +62,19 @@ def read_state(user_id: int | None, match_id: int | None) -> str:
 
 class LiveConsumer(AsyncWebsocketConsumer):
     match_id = None  # set by a match socket
+    counted = False  # in ops.sockets' count of this process's sockets
+
+    async def accept(self, subprotocol=None, headers=None):
+        await super().accept(subprotocol, headers)
+        if not self.counted:
+            self.counted = True
+            sockets.opened()
+
+    async def websocket_disconnect(self, message):
+        if self.counted:
+            self.counted = False
+            sockets.closed()
+        await super().websocket_disconnect(message)
 
     async def dispatch(self, message):
         if message["type"] in NO_DATABASE:

@@ -124,7 +124,7 @@ ANON_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/
 # one-time links from mails.
 NOT_PAGES = {
     "favicon.ico", "sw.js", "accounts/logout/", "accounts/language/", "accounts/password/reset/<uidb64>/<token>/",
-    "next-game/",
+    "next-game/", "health/", "metrics",  # (operations: JSON and Prometheus text, platform/ops/)
     "invitations/<int:pk>/status/", "invitations/<int:pk>/seats/", "invitations/<int:pk>/<str:verb>/",
     "matches/<int:pk>/live/",
     "matches/<int:pk>/act/", "matches/<int:pk>/undo/", "matches/<int:pk>/resign/", "matches/<int:pk>/chat/",

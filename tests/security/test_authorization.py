@@ -102,8 +102,8 @@ def test_matrix(world):
                 r = getattr(client, method)(url)
                 cells += 1
                 where = f"{method.upper()} {url} as {role}: {r.status_code}"
-                if r.status_code >= 500:
-                    problems.append(f"{where} (server error)")
+                if r.status_code >= 500 and not (route.name == "health" and r.status_code == 503):
+                    problems.append(f"{where} (server error)")  # (/health/ answers 503 while a check fails)
                 if before is not None and route.name not in ANONYMOUS_WRITES:
                     if row_counts() != before:
                         problems.append(f"{where} (an anonymous POST changed the database)")

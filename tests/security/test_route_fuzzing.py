@@ -186,6 +186,9 @@ def quote(value: str) -> str:
 
 def check(route, method, url, response):
     where = f"{method} {url}: {response.status_code}"
+    if route.name == "health" and response.status_code == 503:  # its answer while a check fails (no worker here)
+        assert json.loads(response.content)["failing"], where
+        return
     assert response.status_code < 500, where
     if route.is_api and response.status_code >= 400 and route.name not in ("api-docs",):
         body = json.loads(response.content)

@@ -1,0 +1,55 @@
+"""The chaos soak in short (bench/chaos.py; the long run and its figures: docs/performance.md,
+"Chaos soak"): about 35 s of moves, chat and finishing matches on a private stack while Redis,
+the worker (SIGKILL), the socket server and PostgreSQL are restarted once each, in random
+order. Then, from the database and the SMTP sink: no move lost or doubled, no chat line
+twice, every finished match rated and summarised once, every "your turn" mail sent once, and
+the follow-up lag under 5 s within 60 s of each fault. Real-services pass only."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+from tests.drills.test_stack_drills import PG_BIN  # noqa: E402  (bench/ on the path)
+
+pytestmark = [
+    pytest.mark.skipif(not (PG_BIN / "initdb").exists() or not shutil.which("redis-server"),
+                       reason="needs PostgreSQL 15 binaries and redis-server (the real-services stack)"),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="runs in the real-services pass only"),
+]
+
+
+def test_short_chaos_soak():
+    # Its own process: the soak reads its stack's database with Django, not the test database.
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "chaos.py"), "--duration", "32", "--fault-every", "2",
+                          "--jitter", "0", "--down", "1", "--tables", "3", "--think", "0.3", "--matches", "12",
+                          "--settle", "15", "--visibility", "10"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=240, env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    kinds = sorted(f["kind"] for f in result["faults"])
+    assert kinds == sorted(["redis", "worker", "socket-server", "postgres"]), result["faults"]
+    assert result["checks"]["moves_in_log"] > 50 and result["checks"]["matches_finished"] >= 1, result["checks"]
+    goals = result["goals_met"]
+    for goal in ("no_move_lost_or_doubled", "turn_mails_exactly_once", "chat_never_twice"):
+        assert goals[goal], (goal, result)
+    followups = {goal: goals[goal] for goal in ("finished_rated_and_summarised_once",
+                                                "lag_under_5s_within_60s_after_each_fault")}
+    if not all(followups.values()):
+        if FOLLOW_UPS_DURABLE:
+            pytest.fail(f"follow-up goals missed: {followups}: {result}")
+        pytest.xfail(f"today's follow-ups are lost at a PostgreSQL restart ({followups}; "
+                     f"{result['settle']}); the durable follow-up records make this strict")
+
+
+# The follow-up goals (every finished match rated and summarised, the lag back under 5 s within
+# 60 s of each fault) hold once the follow-ups are durable (the outbox of issue 23, part 1):
+# set this to True when that lands. Until then a miss is reported as xfail, with the figures.
+FOLLOW_UPS_DURABLE = False
