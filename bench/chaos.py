@@ -358,8 +358,9 @@ def soak(args, stack: Stack, keyfile: Path) -> dict:
     threads[1].join()  # a fault in progress finishes (every service is up again)
     load_s = time.monotonic() - chaos.t0
 
-    # Settle: follow-ups and mails catch up (beat is not running: its flush, which re-queues
-    # a mail whose task was lost after 5 minutes, is called at the end of the wait if needed).
+    # Settle: follow-ups and mails catch up (beat runs the follow-up sweep every 30 s; its mail
+    # flush re-queues a mail whose task was lost only after 5 minutes, so it is called at the end
+    # of the wait if needed).
     from django.db import close_old_connections
 
     from ops.backlog import followup_backlog, mail_backlog
@@ -454,6 +455,7 @@ def run(args) -> dict:
                           "CELERY_VISIBILITY_TIMEOUT": str(args.visibility),
                           "RATE_LIMITS": "chat-user=100000,match-post=100000"})
         stack.worker_queues = "celery,notifications"
+        stack.with_beat = True  # the sweeps that redo missed follow-ups run on beat, as deployed
         with stack:
             return soak(args, stack, keyfile)
     finally:

@@ -77,6 +77,7 @@ class Stack:
                     "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
                     **(extra_env or {})}
         self.worker_queues = "celery"  # e.g. "celery,notifications": also send mail (bench/chaos.py)
+        self.with_beat = False  # Celery beat as production runs it (sweeps, flushes): bench/chaos.py
 
     @property
     def base_url(self) -> str:
@@ -105,6 +106,8 @@ class Stack:
             if self.with_worker:
                 self.start_worker()
                 threading.Thread(target=self._supervise_worker, daemon=True).start()
+            if self.with_beat:
+                self.start_beat()
             self.start_server()
         except BaseException:
             self.close()
@@ -226,6 +229,11 @@ class Stack:
                                       "-c", str(concurrency), "--without-gossip", "--without-mingle",
                                       "-Q", self.worker_queues,
                                       "-n", f"bench-{os.getpid()}@%h"])
+
+    def start_beat(self) -> subprocess.Popen:
+        schedule = Path(f"/tmp/spieltisch-bench-beat-{self.redis_port}")
+        return self._spawn("beat", [PY, "-m", "celery", "-A", "config", "beat", "-l", "warning",
+                                    "-s", str(schedule)])
 
     def _supervise_worker(self) -> None:
         """Restart the worker when it exits on its own, as systemd's Restart=always would in a
