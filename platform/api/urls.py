@@ -26,4 +26,5 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.Undo.as_view(), name="api-undo"),
     path("matches/<int:pk>/resign/", views.Resign.as_view(), name="api-resign"),
     path("matches/<int:pk>/log/", views.MatchLog.as_view(), name="api-log"),
+    path("matches/<int:pk>/orders/", views.MatchOrders.as_view(), name="api-orders"),
 ]
