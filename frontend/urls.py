@@ -22,6 +22,9 @@ urlpatterns = [
     path("matches/<int:pk>/live/", views.match_board, name="match-live"),
     path("matches/<int:pk>/act/", views.match_act, name="match-act"),
     path("matches/<int:pk>/undo/", views.match_undo, name="match-undo"),
+    path("matches/<int:pk>/orders/queue/", views.match_orders_queue, name="match-orders-queue"),
+    path("matches/<int:pk>/orders/cancel/", views.match_orders_cancel, name="match-orders-cancel"),
+    path("matches/<int:pk>/orders/set/", views.match_orders_set, name="match-orders-set"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match-resign"),
     path("matches/<int:pk>/chat/", views.match_chat, name="match-chat"),
 ]

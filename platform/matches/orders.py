@@ -106,8 +106,14 @@ def get(match_id: int, user) -> dict:
 
 
 def put(match_id: int, user, orders) -> dict:
-    """Replace the requesting seat's orders (under the match's lock: the one writer). Orders
-    that are due now (the seat is to move) are followed at once, as after any change."""
+    """Replace the requesting seat's orders (the API's PUT)."""
+    return change(match_id, user, lambda current: orders)
+
+
+def change(match_id: int, user, edit) -> dict:
+    """Replace the requesting seat's orders by ``edit(current orders)``, cleaned, under the
+    match's lock (the one writer). Orders that are due now (the seat is to move) are followed at
+    once, as after any change. Clears the notice of dropped premoves (the player has seen it)."""
     from . import services
 
     with transaction.atomic():
@@ -119,11 +125,12 @@ def put(match_id: int, user, orders) -> dict:
         if seat.resigned:
             raise NotYourTurn(_("You have left this match."))
         plugin = services.plugin_for(match)
-        cleaned = clean(plugin, orders)
+        row = SeatOrders.objects.filter(seat=seat).first()
+        cleaned = clean(plugin, edit(list(row.orders) if row else []))
         _store(seat, cleaned, dropped=[])
         follow(match, plugin, seats)
         row = SeatOrders.objects.filter(seat=seat).first()
-    return {"orders": list(row.orders) if row else [], "dropped": []}
+    return {"orders": list(row.orders) if row else [], "dropped": list(row.dropped) if row else []}
 
 
 def _store(seat: Seat, orders: list[dict], dropped: list | None = None) -> None:
