@@ -10,6 +10,7 @@ import json
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from frontend.templatetags.platform_tags import action_label
 from games.base import Plugin
 from matches import orders as match_orders
 from matches.models import SeatOrders
@@ -24,13 +25,15 @@ def context(match, seat, plugin: Plugin, lang: str, *, waiting: bool, queue_requ
     """What the panel shows to ``seat`` (a seated, playing viewer); one query (its orders)."""
     row = SeatOrders.objects.filter(seat=seat).first()
     current = list(row.orders) if row else []
-    queued = [{"index": i, "action": o["action"], "action_json": json.dumps(o["action"], sort_keys=True)} for i, o in enumerate(current) if o.get("kind") == match_orders.PREMOVE]
+    queued = [{"index": i, "action": o["action"], "text": _text(plugin, o["action"], lang),
+               "action_json": json.dumps(o["action"], sort_keys=True)}
+              for i, o in enumerate(current) if o.get("kind") == match_orders.PREMOVE]
     game_orders = {o.get("kind"): o for o in current if o.get("kind") != match_orders.PREMOVE}
     premove_legal = plugin.premove_actions(match.state, seat.seat) if waiting and queue_requested else []
     return {
         "orders_panel": True,
         "queued": queued,
-        "dropped": list(row.dropped) if row else [],
+        "dropped": [{**d, "text": _text(plugin, d.get("action"), lang)} for d in (row.dropped if row else [])],
         "can_queue": waiting and can_queue(plugin),
         "queue_mode": bool(premove_legal),
         "queue_empty": waiting and queue_requested and not premove_legal,
@@ -38,6 +41,10 @@ def context(match, seat, plugin: Plugin, lang: str, *, waiting: bool, queue_requ
         "queue_url": reverse("match-orders-queue", args=[match.pk]),
         "order_forms": [_form(kind, game_orders.get(kind.kind), lang) for kind in plugin.order_kinds()],
     }
+
+
+def _text(plugin: Plugin, action, lang: str) -> str:
+    return (plugin.action_text(action, lang) if isinstance(action, dict) else None) or action_label(action)
 
 
 def _form(kind, current: dict | None, lang: str) -> dict:

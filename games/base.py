@@ -331,6 +331,11 @@ class Plugin:
         again when the turn comes. Pure."""
         return []
 
+    def action_text(self, action: Action, lang: str) -> str | None:
+        """One line naming an action not yet played (a queued move on its owner's table), in
+        ``lang``; None: the platform's generic label (its type and fields)."""
+        return None
+
     # -- presentation -----------------------------------------------------------------------
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
         """Extra, pre-computed context for ``board_template`` (templates use only Django's

@@ -32,6 +32,9 @@ class AlchemistPlugin(Plugin):
             return []
         return self.engine.legal_actions({**state, "turn": seat}, seat)
 
+    def action_text(self, action, lang):
+        return presentation.action_text(action, lang)
+
     def bots(self):
         return dict(BOTS)
 

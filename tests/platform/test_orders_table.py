@@ -100,3 +100,25 @@ def test_game_kinds_become_forms(make_user, monkeypatch):
     assert match_orders.get(match.pk, waiter)["orders"] == [{"kind": "tempo", "speed": "slow", "fixed": "yes"}]
     c.post(f"/matches/{match.pk}/orders/set/", {"kind": "tempo", "remove": "1"})
     assert match_orders.get(match.pk, waiter)["orders"] == []
+
+
+def test_queued_alchemist_moves_read_as_the_board_says(make_user):
+    """The game names a queued move (``Plugin.action_text``): cauldrons counted from 1."""
+    a, b = make_user("a"), make_user("b")
+    match = start_minigame_of("alchemist", a, b)
+    waiter = next(s.user for s in match.seats.select_related("user") if s.seat not in match.to_move)
+    action = registry.get("alchemist").premove_actions(match.state, match.seats.get(user=waiter).seat)[-1]
+    match_orders.put(match.pk, waiter, [{"kind": "premove", "action": action}])
+    page = _client(waiter).get(f"/matches/{match.pk}/").content.decode()
+    assert f"cauldron {action['cauldron'] + 1}:" in page
+    assert f"Kessel {action['cauldron'] + 1}:" in _client(waiter, "de").get(f"/matches/{match.pk}/").content.decode()
+
+
+def start_minigame_of(game, host, *others):
+    from lobby import services as lobby
+
+    invitation = lobby.create_invitation(host, game=game, players=1 + len(others))
+    for user in others:
+        invitation = lobby.join(invitation.pk, user)
+    invitation.refresh_from_db()
+    return invitation.match
