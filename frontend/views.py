@@ -2,6 +2,8 @@
 lobby.services and matches.services; what a viewer may see in matches.presenters."""
 from __future__ import annotations
 
+import json
+
 from games.textnum import small_int
 
 from django.apps import apps
@@ -23,10 +25,11 @@ from lobby import queries as lobby_queries
 from lobby import services as lobby
 from lobby.errors import LobbyError
 from lobby.models import Invitation
-from matches import chat, presenters, queries as match_queries, services as match_services
+from matches import chat, orders as match_orders, presenters, queries as match_queries, services as match_services
 from matches.errors import MatchError
 from matches.models import LogEntry, Match, Seat
 
+from . import table_orders
 from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
 from .rules import RULES, rules_template
 
@@ -286,10 +289,19 @@ def _match_context(request, pk: int) -> dict:
     }
     context.update(_last_move(plugin, match, entries, log, view, viewer))
     context["recap"] = _recap(log, viewer)
+    board_legal, context["board_act_url"] = legal, context["act_url"]
+    if seat is not None and match.status == Match.Status.ACTIVE and not seat.resigned and not seat.bot:
+        # The seat's own orders; while it waits, "Queue a move" shows the board's move forms
+        # for the moves the game offers in advance, posting to "queue" instead of "act".
+        context.update(table_orders.context(match, seat, plugin, lang, waiting=viewer not in match.to_move,
+                                            queue_requested=request.GET.get("queue") == "1"))
+        if context["queue_mode"]:
+            board_legal, context["board_act_url"] = context["premove_legal"], context["queue_url"]
+    context["board_legal"] = board_legal
     if plugin.board_context_takes_highlights:
-        context.update(plugin.board_context(view, viewer, legal, lang, hl=context["hl"]))
+        context.update(plugin.board_context(view, viewer, board_legal, lang, hl=context["hl"]))
     else:
-        context.update(plugin.board_context(view, viewer, legal, lang))
+        context.update(plugin.board_context(view, viewer, board_legal, lang))
     context["clocks"] = _clocks(match, seats)
     context["strip"] = _strip(seats, match, context)
     from .rematch_views import after_match_context  # rematch button, seats waiting for a substitute
@@ -420,6 +432,60 @@ def _back_to_match(request, pk: int, status: int = 200):
     if request.htmx:
         return render(request, "frontend/match_live.html", _match_context(request, pk), status=status)
     return redirect("match", pk)
+
+
+@login_required
+@require_POST
+def match_orders_queue(request, pk: int):
+    """Queue a premove: the board's move form (in queue mode) posts here instead of "act"."""
+    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    try:
+        action = registry.get(match.game).action_from_form(request.POST.dict())
+        match_orders.change(pk, request.user, lambda current: current + [{"kind": match_orders.PREMOVE,
+                                                                          "action": action}])
+        messages.success(request, _("Move queued: it is played when your turn comes, if it is still legal then."))
+    except IllegalAction as exc:
+        messages.error(request, exc.reason_de if _lang() == "de" else exc.reason)
+        return _back_to_match(request, pk, 400)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return _back_to_match(request, pk, exc.status)
+    return _back_to_match(request, pk)
+
+
+@login_required
+@require_POST
+def match_orders_cancel(request, pk: int):
+    """Cancel one queued move (``index`` into the seat's orders; an index that moved on since
+    the page was drawn cancels nothing rather than the wrong move: ``action`` must match)."""
+    index, shown = _int(request.POST.get("index")), request.POST.get("action", "")
+
+    def edit(current):
+        if index is not None and 0 <= index < len(current) and json.dumps(current[index].get("action"), sort_keys=True) == shown:
+            return current[:index] + current[index + 1:]
+        return current
+    try:
+        match_orders.change(pk, request.user, edit)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return _back_to_match(request, pk, exc.status)
+    return _back_to_match(request, pk)
+
+
+@login_required
+@require_POST
+def match_orders_set(request, pk: int):
+    """Set (or remove) the seat's order of one game-declared kind from its generated form."""
+    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    try:
+        kind, order = table_orders.order_from_form(registry.get(match.game), request.POST.dict())
+        match_orders.change(pk, request.user, lambda current: [o for o in current if o.get("kind") != kind]
+                            + ([order] if order else []))
+        messages.success(request, _("Your orders are saved.") if order else _("Order removed."))
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return _back_to_match(request, pk, exc.status)
+    return _back_to_match(request, pk)
 
 
 @login_required

@@ -333,6 +333,19 @@ class Plugin:
         opens. The action must be one of ``legal_actions(state, seat)``. Pure and deterministic."""
         return None
 
+    def premove_actions(self, state: State, seat: int) -> list[Action]:
+        """The actions ``seat`` may queue as premoves while it waits: those its next decision
+        would offer if it came now (the table shows them as the board's move forms, posting to
+        "queue"). Default: none, the game cannot tell (e.g. Der Orden, whose next decision
+        depends on what the others do; its own order kinds cover it). Queued ones are checked
+        again when the turn comes. Pure."""
+        return []
+
+    def action_text(self, action: Action, lang: str) -> str | None:
+        """One line naming an action not yet played (a queued move on its owner's table), in
+        ``lang``; None: the platform's generic label (its type and fields)."""
+        return None
+
     # -- presentation -----------------------------------------------------------------------
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
         """Extra, pre-computed context for ``board_template`` (templates use only Django's

@@ -25,6 +25,16 @@ class AlchemistPlugin(Plugin):
     def highlights(self, events, view):
         return presentation.highlights(events)
 
+    def premove_actions(self, state: dict, seat: int) -> list[dict]:
+        """While waiting: the moves this seat would have if its turn came now (a turn changes only
+        the board others build on; a queued move that no longer fits is dropped then)."""
+        if state["finished"] or seat == state["turn"] or not 0 <= seat < state["n"]:
+            return []
+        return self.engine.legal_actions({**state, "turn": seat}, seat)
+
+    def action_text(self, action, lang):
+        return presentation.action_text(action, lang)
+
     def bots(self):
         return dict(BOTS)
 

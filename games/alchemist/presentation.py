@@ -368,3 +368,29 @@ def highlights(events: list[dict]) -> dict:
         elif t in ("pass_draw", "pass_empty"):
             seats.append(e["seat"])
     return {"cauldrons": cauldrons, "seats": seats, "colours": colours}
+
+
+def action_text(action: dict, lang: str) -> str | None:
+    """A queued move in one line (the owner's table); None for anything unexpected."""
+    de = lang == "de"
+    try:
+        t = action.get("type")
+        if t == "design":
+            c, v = int(action["cauldron"]), action["value"]
+            ing = count_text(action["ingredients"], lang)
+            return (f"Neue Rezeptur in Kessel {c + 1}: {ing}; Ruhmesplättchen {v}" if de
+                    else f"New recipe in cauldron {c + 1}: {ing}; value tile {v}")
+        if t == "copy":
+            c, trib = int(action["cauldron"]), ingredient_name(action["tribute"], lang, 1)
+            return (f"Trank in Kessel {c + 1} kopieren, Tribut: 1 {trib}" if de
+                    else f"Copy the potion in cauldron {c + 1}, tribute: 1 {trib}")
+        if t == "pass":
+            if action.get("take"):
+                n1 = ingredient_name(action["take"], lang, 1)
+                return f"Passen und 1 {n1} nehmen" if de else f"Pass and take 1 {n1}"
+            if action.get("draw"):
+                return "Passen und aus dem Beutel ziehen" if de else "Pass and draw from the bag"
+            return "Passen" if de else "Pass"
+    except (KeyError, TypeError, ValueError):
+        return None
+    return None

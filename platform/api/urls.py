@@ -30,4 +30,5 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", views.Rematch.as_view(), name="api-rematch"),
     path("substitutes/", views.SubstituteList.as_view(), name="api-substitutes"),
     path("substitutes/<int:pk>/take/", views.SubstituteTake.as_view(), name="api-substitute-take"),
+    path("matches/<int:pk>/orders/", views.MatchOrders.as_view(), name="api-orders"),
 ]

@@ -19,7 +19,7 @@ from games import registry
 from lobby import queries as lobby_queries
 from lobby import services as lobby
 from lobby.models import Invitation
-from matches import presenters, queries as match_queries, services as match_services
+from matches import orders as match_orders, presenters, queries as match_queries, services as match_services
 from matches.models import LogEntry, Match
 
 from .serializers import ActionSerializer, InvitationCreateSerializer, InvitationSerializer, JoinSerializer, \
@@ -40,12 +40,24 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
+_TEXT = inline_serializer("Text", fields={"en": serializers.CharField(), "de": serializers.CharField()})
+GAME_SCHEMA = inline_serializer("Game", many=True, fields={
+    "slug": serializers.CharField(), "name": _TEXT, "min_players": serializers.IntegerField(),
+    "max_players": serializers.IntegerField(), "engine_version": serializers.CharField(),
+    "options": serializers.ListField(child=serializers.DictField()),
+    "seat_choices": serializers.ListField(child=serializers.DictField()), "summary": _TEXT,
+    "orders": serializers.DictField(child=inline_serializer("OrderKind", fields={
+        "schema": serializers.DictField(), "text": _TEXT}))})
+ORDERS_SCHEMA = inline_serializer("Orders", fields={"orders": serializers.ListField(child=serializers.DictField())})
+
+
 class GameList(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every game: slug, names, player limits, options")
+    @extend_schema(responses={200: GAME_SCHEMA}, summary="Every game: slug, names, player limits, options, "
+                   "order kinds (orders: kind → {schema, text: {en, de}}, the generic premove included)")
     def get(self, request):
-        return Response([p.meta.schema() for p in registry.plugins().values()])
+        return Response([{**p.meta.schema(), "orders": match_orders.kinds(p)} for p in registry.plugins().values()])
 
 
 class InvitationList(APIView):
@@ -261,3 +273,18 @@ class SubstituteTake(APIView):
 
         offer = take(pk, request.user)
         return Response({**_offer_row(offer), "status": offer.status})
+class MatchOrders(APIView):
+    """The requesting seat's orders (decisions left in advance): private to that seat."""
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ORDERS_SCHEMA}, summary="My orders in this match (403 without a seat)")
+    def get(self, request, pk: int):
+        return Response({"orders": match_orders.get(pk, request.user)["orders"]})
+
+    @extend_schema(request=ORDERS_SCHEMA, responses={200: ORDERS_SCHEMA},
+                   summary="Replace my orders (premoves: {kind: premove, action}; the game's kinds: GET /api/games/)")
+    def put(self, request, pk: int):
+        data = request.data if isinstance(request.data, dict) else {}
+        if "orders" not in data:
+            raise match_orders.BadOrder("Send {\"orders\": [...]}.")
+        return Response({"orders": match_orders.put(pk, request.user, data["orders"])["orders"]})

@@ -52,7 +52,10 @@ def _follow(changes: list[dict]) -> None:
     items = []
     for change, started in services.on_matches_changed(changes):
         match_id = change["match_id"]
+        answered = change.get("answered") or ()  # decisions the seat's orders took at once (matches/orders.py)
         for clock in started:
+            if clock.user_id in answered:
+                continue
             try:
                 context = _turn_context(match_id, clock, change.get("seats"), change.get("game"))
             except Exception:  # nothing is written for it yet: the others go on

@@ -6,6 +6,7 @@ from .models import ChatMessage, LogEntry, Match, Seat
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+    exclude = ("has_orders",)  # kept by matches/orders.py with the seat's (private) orders
 
 
 @admin.register(Match)

@@ -54,6 +54,9 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
+    # Mirrors "this seat has a SeatOrders row with orders": the move path reads the seats anyway,
+    # so it learns without another query whether a seat to move left orders (matches/orders.py).
+    has_orders = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
@@ -65,6 +68,16 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         return f"Bot ({self.bot})"
+
+
+class SeatOrders(models.Model):
+    """A seat's standing orders (decisions left in advance, ``matches/orders.py``): private to
+    the seat's player, never shown to anyone else. ``dropped``: premoves the server dropped since
+    the player last changed their orders (shown on their table)."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True, related_name="standing_orders")
+    orders = models.JSONField(default=list)
+    dropped = models.JSONField(default=list)
 
 
 class LogEntry(models.Model):

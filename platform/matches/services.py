@@ -23,7 +23,7 @@ from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
-from . import live, signals
+from . import live, orders, signals
 from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, SeatTaken, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
@@ -189,6 +189,7 @@ def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, acto
     if writes is not None:
         writes.run()
     _after_change(match, previous_to_move=sorted(before), seats=seats, actor=actor)
+    orders.follow(match, plugin, seats)  # a seat handed a decision may have left orders for it
 
 
 def _sync_seats(match: Match, seats: list[Seat], before: set[int], writes: plainsql.Writes | None = None) -> None:
@@ -244,6 +245,7 @@ def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[
     transaction.on_commit(lambda: live.publish(match_id, version, badges, known=known))
     # What the follow-up would otherwise read again (see signals.py): who acted, and the seats.
     hints = {"actor": actor, "game": match.game}
+    match.change_hints = hints  # orders.follow adds the seats its orders answer at once
     if seats is not None:
         hints["seats"] = [[s.seat, s.user_id, s.bot] for s in sorted(seats, key=lambda s: s.seat)]
     transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move, hints))

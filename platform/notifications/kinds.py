@@ -19,6 +19,7 @@ KINDS = {  # kind: (label, default channels)
     "tournament_paired": (_("A tournament round is paired"), [EMAIL, PUSH]),
     "tournament_deadline": (_("A tournament round is about to close"), [EMAIL, PUSH]),
     "tournament_finished": (_("A tournament has ended"), [EMAIL]),
+    "premove_dropped": (_("A queued move was no longer legal"), [PUSH]),
 }
 
 
@@ -103,4 +104,11 @@ def text(kind: str, data: dict, lang: str) -> str:
         name, winner = data.get("tournament", ""), data.get("winner_name")
         return (f"Turnier {name} ist beendet" + (f" – Sieger: {winner}." if winner else ".") if de else
                 f"Tournament {name} has ended" + (f"; the winner is {winner}." if winner else "."))
+    if kind == "premove_dropped":
+        n = data.get("count", 1)
+        if de:
+            return (f"{game}: Dein vorgemerkter Zug war nicht mehr erlaubt, als du am Zug warst, und entfällt." if n == 1
+                    else f"{game}: {n} vorgemerkte Züge waren nicht mehr erlaubt, als du am Zug warst, und entfallen.")
+        return (f"{game}: your queued move was no longer legal when your turn came; it was dropped." if n == 1
+                else f"{game}: {n} queued moves were no longer legal when your turn came; they were dropped.")
     return data.get("text") or kind

@@ -155,3 +155,73 @@ def test_bots_play_legal_moves_to_the_end(slug):
             assert action in engine.legal_actions(state, movers[0]), f"bot {name} chose an illegal move"
             state = engine.apply(state, movers[0], action).state
         assert engine.outcome(state) is not None, f"bot {name} did not finish a game"
+
+
+def _sample_orders(kind) -> list[dict]:
+    """Orders of a declared kind, from its schema: every value of each ``enum`` property in
+    turn (the others at their first value), ``const`` as given; clean_order decides."""
+    props = {k: v for k, v in (kind.schema.get("properties") or {}).items() if k != "kind" and isinstance(v, dict)}
+    base = {"kind": kind.kind}
+    for name, prop in props.items():
+        if "const" in prop:
+            base[name] = prop["const"]
+        elif prop.get("enum"):
+            base[name] = prop["enum"][0]
+    out = [base]
+    for name, prop in props.items():
+        for value in (prop.get("enum") or [])[1:]:
+            out.append({**base, name: value})
+            out.append({k: v for k, v in {**base, name: value}.items() if k not in props or k == name
+                        or "const" in props[k]})
+    return out
+
+
+@pytest.mark.parametrize("plugin,players,seed", list(_cases()))
+def test_orders_keep_the_contract(plugin, players, seed):
+    """Orders (platform.md "Playing over days"): every declared kind is a valid OrderKind and
+    cleans; ``ordered_action`` is pure and answers with a legal action or None; the moves a
+    waiting seat may queue (``premove_actions``) are JSON, pure, and do not depend on the other
+    seats' secrets (the seat sees them on its own table)."""
+    from games.base import BadOptions
+
+    engine, rng = plugin.engine, Rng(seed + 2000)
+    kinds = plugin.order_kinds()
+    assert len({k.kind for k in kinds}) == len(kinds) and "premove" not in {k.kind for k in kinds}
+    orders = []
+    for kind in kinds:
+        assert set(kind.as_json()) == {"schema", "text"} and kind.text_en and kind.text_de
+        for order in _sample_orders(kind):
+            try:
+                orders.append(plugin.clean_order(order))
+            except BadOptions:
+                continue
+    assert not kinds or orders, "no sampled order of any declared kind cleans"
+    seen = {"premoves": 0}
+
+    def check(state):
+        if rng.below(4):
+            return
+        frozen = _dump(state)
+        movers = engine.to_move(state)
+        for seat in range(players):
+            if seat in movers:
+                legal = [_dump(a) for a in engine.legal_actions(state, seat)]
+                for order in orders:
+                    action = plugin.ordered_action(state, seat, [order])
+                    assert action == plugin.ordered_action(state, seat, [order]), "ordered_action is not deterministic"
+                    assert action is None or _dump(action) in legal, f"ordered action {action!r} is not legal"
+                continue
+            premoves = plugin.premove_actions(state, seat)
+            _roundtrip(premoves)
+            seen["premoves"] += len(premoves)
+            for other in [None, *range(players)]:
+                if other == seat:
+                    continue
+                redrawn = plugin.resample_hidden(state, other, Rng(rng.next64()))
+                assert plugin.premove_actions(redrawn, seat) == premoves, (
+                    f"the moves seat {seat} may queue depend on secrets of {'nobody' if other is None else other}")
+        assert _dump(state) == frozen, "an order hook changed its input"
+
+    playout(plugin, players, seed, check=check)
+    if type(plugin).premove_actions is not Plugin.premove_actions:
+        assert seen["premoves"] > 0, "premove_actions offered nothing in a whole playout"

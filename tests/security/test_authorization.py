@@ -113,7 +113,8 @@ def test_matrix(world):
                     allowed = role == "seated" or (role == "admin" and r.status_code == 200)
                     if role == "seated" and r.status_code >= 400 and not url.endswith(("/act/", "/undo/",
                                                                                        "/resign/", "/chat/", "/actions/",
-                                                                                       "/rematch/")):
+                                                                                       "/rematch/", "/queue/", "/cancel/",
+                                                                                       "/set/")):
                         problems.append(f"{where} (a player cannot see their own match)")
                     if not allowed and r.status_code not in (302, 403, 404, 405):
                         problems.append(f"{where} (private content shown)")
@@ -150,6 +151,8 @@ CORE = [
      {"anonymous": 403, "other": 403, "organizer": 403, "judge": 403, "admin": 403}),
     ("post", "/api/matches/{m}/resign/", {}, {"anonymous": 403, "other": 403, "admin": 403}),
     ("post", "/api/matches/{m}/undo/", {"version": 0}, {"anonymous": 403, "other": 403}),
+    ("get", "/api/matches/{m}/orders/", None, {"anonymous": 403, "other": 403, "seated": 200, "organizer": 403,
+                                              "judge": 403, "admin": 403}),
     ("get", "/api/matches/?mine=1", None, {"anonymous": 401, "other": 200, "seated": 200}),
     ("get", "/api/invitations/{i}/", None, {"anonymous": 404, "other": 404, "seated": 200}),
     ("post", "/api/invitations/{i}/cancel/", {}, {"anonymous": 403, "other": 403}),

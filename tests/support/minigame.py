@@ -100,6 +100,12 @@ class MiniPlugin(Plugin):
             return f"Du ziehst {event['card']}." if lang == "de" else f"You draw {event['card']}."
         return f"{who} zieht eine Karte." if lang == "de" else f"{who} draws a card."
 
+    def premove_actions(self, state, seat):
+        """Waiting: the cards in hand (drawing is chance: not queued)."""
+        if self.engine._over(state) or seat == state["turn"]:
+            return []
+        return [{"type": "play", "card": c} for c in state["hands"][seat]]
+
     def resample_hidden(self, state, seat, rng):
         new = {**state, "hands": [list(h) for h in state["hands"]], "rng": rng.next64()}
         if seat is None:
