@@ -26,4 +26,7 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.Undo.as_view(), name="api-undo"),
     path("matches/<int:pk>/resign/", views.Resign.as_view(), name="api-resign"),
     path("matches/<int:pk>/log/", views.MatchLog.as_view(), name="api-log"),
+    path("matches/<int:pk>/notes/", views.Notes.as_view(), name="api-notes"),
+    path("matches/<int:pk>/notifications/", views.MatchNotifications.as_view(), name="api-match-notifications"),
+    path("matches/<int:pk>/chat/read/", views.ChatRead.as_view(), name="api-chat-read"),
 ]

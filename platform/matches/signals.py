@@ -14,9 +14,12 @@ receiver never sees a change that was rolled back. Receivers must be quick: hand
   follow-up runs inline; the worker's batch otherwise). For receivers that do the work of many
   changes together (the clocks: a few statements per batch, not per change).
 - ``match_finished(match_id)``: once, when a match ends (by the rules or by resignation).
+- ``chat_posted(match_id, message_id, user_id, text)``: after a chat line was written
+  (notifications: ``chat`` / ``chat_mention``).
 """
 from django.dispatch import Signal
 
 match_changed = Signal()
 match_changes = Signal()
 match_finished = Signal()
+chat_posted = Signal()
