@@ -2,7 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import views
+from . import days, views
 
 urlpatterns = [
     # Pages link their icons; browsers still ask /favicon.ico for anything else (API, JSON).
@@ -24,4 +24,7 @@ urlpatterns = [
     path("matches/<int:pk>/undo/", views.match_undo, name="match-undo"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match-resign"),
     path("matches/<int:pk>/chat/", views.match_chat, name="match-chat"),
+    path("matches/<int:pk>/chat/read/", days.match_chat_read, name="match-chat-read"),
+    path("matches/<int:pk>/notes/", days.match_notes, name="match-notes"),
+    path("matches/<int:pk>/notify/", days.match_notify, name="match-notify"),
 ]

@@ -50,8 +50,11 @@ def unread_count(match_id: int, user) -> int:
     if user is None or not user.is_authenticated:
         return 0
     read = Seat.objects.filter(match_id=match_id, user=user).values_list("chat_read", flat=True).first()
-    if read is None:
-        return 0
+    return 0 if read is None else unread_after(match_id, user, read)
+
+
+def unread_after(match_id: int, user, read: int) -> int:
+    """``unread_count`` when the seat's ``chat_read`` is known (the page has the seat): one query."""
     return ChatMessage.objects.filter(match_id=match_id, pk__gt=read).exclude(user=user).count()
 
 
