@@ -16,7 +16,7 @@ class PreferenceForm(forms.Form):
     quiet_end = forms.TimeField(label=_("Quiet hours until"), required=False,
                                 widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     next_game = forms.ChoiceField(label=_("“Next game” takes me to"), choices=NextGame.choices,
-                                  initial=NextGame.DEADLINE, widget=forms.RadioSelect)
+                                  initial=NextGame.DEADLINE, widget=forms.RadioSelect, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

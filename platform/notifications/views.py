@@ -64,7 +64,7 @@ def settings_page(request):
             d = form.cleaned_data
             pref.channels, pref.digest, pref.digest_hour = form.channels(), d["digest"], d["digest_hour"]
             pref.quiet_start, pref.quiet_end = d.get("quiet_start"), d.get("quiet_end")
-            pref.next_game = d["next_game"]
+            pref.next_game = d.get("next_game") or pref.next_game  # (a form without it keeps the choice)
             pref.save(update_fields=["channels", "digest", "digest_hour", "quiet_start", "quiet_end", "next_game"])
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notifications:settings")
