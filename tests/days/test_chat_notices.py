@@ -74,7 +74,8 @@ def test_mute_and_levels(make_user):
     assert to_move(match) == anna
     assert not Notification.objects.filter(user=anna).exists()  # muted: no centre entry...
     assert not Delivery.objects.filter(notification__user=anna).exists()  # ...no mail, no push
-    assert Notification.objects.filter(user=bert, kind="your_turn").exists()  # bert is not muted
+    chat.post(match.pk, anna, "muted, but I can still write")
+    assert _kinds(bert) == ["chat"]  # bert did not mute the match
     # Only my turn: the turn notifies, the chat does not.
     assert a.put(url, {"level": "turn"}, content_type="application/json").json() == {"muted": False, "level": "turn"}
     move(match, anna)
