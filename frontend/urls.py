@@ -2,7 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import rematch_views, views
+from . import days, rematch_views, views
 
 urlpatterns = [
     # Pages link their icons; browsers still ask /favicon.ico for anything else (API, JSON).
@@ -29,4 +29,7 @@ urlpatterns = [
     path("matches/<int:pk>/chat/", views.match_chat, name="match-chat"),
     path("matches/<int:pk>/rematch/", rematch_views.match_rematch, name="match-rematch"),
     path("substitutes/<int:pk>/", rematch_views.substitute_page, name="substitute"),
+    path("matches/<int:pk>/chat/read/", days.match_chat_read, name="match-chat-read"),
+    path("matches/<int:pk>/notes/", days.match_notes, name="match-notes"),
+    path("matches/<int:pk>/notify/", days.match_notify, name="match-notify"),
 ]

@@ -29,7 +29,7 @@ from matches import chat, orders as match_orders, presenters, queries as match_q
 from matches.errors import MatchError
 from matches.models import LogEntry, Match, Seat
 
-from . import table_orders
+from . import days, table_orders
 from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
 from .rules import RULES, rules_template
 
@@ -233,9 +233,18 @@ def my_games(request):
         "invited": invited})
 
 
+def _next_game_order(user) -> str:
+    """The user's choice for "Next game" (notification settings): least time left by default."""
+    if not apps.is_installed("notifications"):
+        return "deadline"
+    from notifications.models import Preference  # a feature app, maybe absent
+
+    return Preference.objects.filter(user=user).values_list("next_game", flat=True).first() or "deadline"
+
+
 @login_required
 def next_game(request):
-    match = match_queries.next_match_for(request.user)
+    match = match_queries.next_match_for(request.user, order=_next_game_order(request.user))
     if match is None:
         messages.info(request, _("No game is waiting for your move."))
         return redirect("my-games")
@@ -377,6 +386,7 @@ def match_page(request, pk: int):
 
         mark_match_read(request.user, pk)
     context["full_page"] = True  # base.html shows the messages of a full page load
+    context.update(days.page_context(request, context))  # notes, notification setting, unread chat
     return render(request, "frontend/match.html", context)
 
 

@@ -31,4 +31,7 @@ urlpatterns = [
     path("substitutes/", views.SubstituteList.as_view(), name="api-substitutes"),
     path("substitutes/<int:pk>/take/", views.SubstituteTake.as_view(), name="api-substitute-take"),
     path("matches/<int:pk>/orders/", views.MatchOrders.as_view(), name="api-orders"),
+    path("matches/<int:pk>/notes/", views.Notes.as_view(), name="api-notes"),
+    path("matches/<int:pk>/notifications/", views.MatchNotifications.as_view(), name="api-match-notifications"),
+    path("matches/<int:pk>/chat/read/", views.ChatRead.as_view(), name="api-chat-read"),
 ]

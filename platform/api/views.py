@@ -19,7 +19,9 @@ from games import registry
 from lobby import queries as lobby_queries
 from lobby import services as lobby
 from lobby.models import Invitation
-from matches import orders as match_orders, presenters, queries as match_queries, services as match_services
+from matches import chat, notes, presenters, queries as match_queries, seatprefs, services as match_services
+from matches import orders as match_orders
+from matches import errors as match_errors
 from matches.models import LogEntry, Match
 
 from .serializers import ActionSerializer, InvitationCreateSerializer, InvitationSerializer, JoinSerializer, \
@@ -159,18 +161,24 @@ def _match_response(request, pk: int) -> Response:
 class MatchList(APIView):
     @extend_schema(operation_id="matches_list",
                    parameters=[OpenApiParameter("mine", int), OpenApiParameter("to_move", int),
-                               OpenApiParameter("status", str)],
-                   responses={200: OpenApiTypes.OBJECT}, summary="Matches (mine=1: the requester's)")
+                               OpenApiParameter("status", str),
+                               OpenApiParameter("order", str, enum=["deadline"],
+                                                description="deadline: my matches whose clock runs out first, first")],
+                   responses={200: OpenApiTypes.OBJECT},
+                   summary="Matches (mine=1: the requester's, each with its deadline)")
     def get(self, request):
         status = request.query_params.get("status") or None
+        order = request.query_params.get("order") or None
+        if order not in (None, "deadline"):
+            return Response({"error": "bad_order", "detail": "order can only be 'deadline'."}, status=400)
         if request.query_params.get("mine") == "1" or request.query_params.get("to_move") == "1":
             if not request.user.is_authenticated:
                 return Response({"error": "not_authenticated", "detail": "Log in to list your matches."},
                                 status=401)
             qs = match_queries.my_matches(request.user, to_move_only=request.query_params.get("to_move") == "1",
-                                          status=status)
-        else:
-            qs = match_queries.public_matches(request.user, status)
+                                          status=status, order=order)
+            return Response(match_queries.match_rows(qs, deadlines=True))
+        qs = match_queries.public_matches(request.user, status)
         return Response(match_queries.match_rows(qs))
 
 
@@ -288,3 +296,63 @@ class MatchOrders(APIView):
         if "orders" not in data:
             raise match_orders.BadOrder("Send {\"orders\": [...]}.")
         return Response({"orders": match_orders.put(pk, request.user, data["orders"])["orders"]})
+NOTES_SCHEMA = inline_serializer("Notes", {"text": serializers.CharField(allow_blank=True)})
+MATCH_NOTIFICATIONS_SCHEMA = inline_serializer("MatchNotifications", {
+    "muted": serializers.BooleanField(),
+    "level": serializers.ChoiceField(choices=["all", "turn", "none"], required=False)})
+
+
+def _object(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise match_errors.IllegalMove("Send a JSON object.")
+    return request.data
+
+
+class Notes(APIView):
+    """The requesting seat's private notes (contract: "Playing over days")."""
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: NOTES_SCHEMA}, summary="My private notes in this match")
+    def get(self, request, pk: int):
+        return Response({"text": notes.text_for(pk, request.user)})
+
+    @extend_schema(request=NOTES_SCHEMA, responses={200: NOTES_SCHEMA},
+                   summary="Replace my private notes (at most 10,000 characters)")
+    def put(self, request, pk: int):
+        text = _object(request).get("text")
+        if text is None:
+            raise match_errors.IllegalMove("Send {\"text\": \"...\"}.")
+        return Response({"text": notes.save(pk, request.user, text).text})
+
+
+class MatchNotifications(APIView):
+    """The requester's per-match notification setting: ``muted`` (nothing at all) or the
+    finer ``level`` (all / turn: only my turn / none)."""
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: MATCH_NOTIFICATIONS_SCHEMA}, summary="My notification setting for this match")
+    def get(self, request, pk: int):
+        return Response(seatprefs.payload(seatprefs.level(pk, request.user)))
+
+    @extend_schema(request=MATCH_NOTIFICATIONS_SCHEMA, responses={200: MATCH_NOTIFICATIONS_SCHEMA},
+                   summary="Mute this match, or choose what it notifies")
+    def put(self, request, pk: int):
+        data = _object(request)
+        if "level" in data:
+            value = data["level"]
+        elif isinstance(data.get("muted"), bool):
+            value = "none" if data["muted"] else "all"
+        else:
+            raise match_errors.IllegalMove("Send {\"muted\": true|false} or {\"level\": \"all\"|\"turn\"|\"none\"}.")
+        return Response(seatprefs.payload(seatprefs.set_level(pk, request.user, value)))
+
+
+class ChatRead(APIView):
+    """Marks the match's chat read for the requester (its unread mark, its chat notifications)."""
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None}, summary="I have read this match's chat")
+    def post(self, request, pk: int):
+        if not chat.mark_read(pk, request.user):
+            raise match_errors.NotSeated("Only the players of this match can read its chat as theirs.")
+        return Response(status=204)

@@ -46,6 +46,9 @@ class SeatClock(models.Model):
     # 0: nothing sent this turn, 1: the first reminder, 2: the second, 3: timed out
     stage = models.PositiveSmallIntegerField(default=0)
     next_check_at = models.DateTimeField(null=True, blank=True)  # when the sweep must look again
+    # When the running turn's time runs out (weekends off and vacations counted): set with
+    # next_check_at by services._schedule, so "My games" can sort by it in SQL.
+    deadline = models.DateTimeField(null=True, blank=True)
     moves = models.PositiveIntegerField(default=0)  # turns this seat finished by acting
     timed_out = models.BooleanField(default=False)
 

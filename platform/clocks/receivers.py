@@ -65,6 +65,7 @@ def _follow(changes: list[dict]) -> None:
             items.append({"user": clock.user, "kind": "your_turn", "context": context, "match_id": match_id,
                           "key": f"turn:{match_id}:{clock.seat_id}:{clock.moves}",
                           "pref": getattr(clock.user, "notification_preference", None),
+                          "level": clock.seat.notify_level,  # (the seat is read along: no query)
                           "push_subscriptions": None if clock.has_push else []})
     notify_many(items)
 

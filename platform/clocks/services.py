@@ -77,14 +77,16 @@ def status(clock: SeatClock, tc: TimeControl, now: datetime) -> dict:
 
 
 def _schedule(clock: SeatClock, tc: TimeControl, now: datetime) -> None:
-    """Sets next_check_at: the moment the next reminder or the timeout is due."""
+    """Sets next_check_at (the moment the next reminder or the timeout is due) and deadline."""
     if clock.started_at is None or clock.stage >= 3:
-        clock.next_check_at = None
+        clock.next_check_at = clock.deadline = None
         return
     shares = list(conf.REMINDERS) + [1.0]
     blocked = _blocked(clock, tc, _horizon(clock, tc, now))
     budget = tc.budget_seconds(clock.bank_seconds)
     clock.next_check_at = timecalc.when_elapsed(clock.started_at, budget * shares[clock.stage], blocked)
+    # (the same arithmetic as status()["deadline"], kept on the row for "My games")
+    clock.deadline = timecalc.when_elapsed(clock.started_at, budget, blocked)
 
 
 # --- match changes ----------------------------------------------------------------------------------
@@ -218,11 +220,11 @@ def _turn_over(turn: _Turn, clocks: list[SeatClock], tc: TimeControl, now: datet
             used = _stop(clock, tc, now, acted)
             if acted:
                 turn.moves.append((clock.user_id, round(used)))
-            fields |= {"started_at", "bank_seconds", "stage", "next_check_at", "moves"}
+            fields |= {"started_at", "bank_seconds", "stage", "next_check_at", "deadline", "moves"}
         if runs and clock.started_at is None:
             clock.started_at, clock.stage = now, 0
             _schedule(clock, tc, now)
-            fields |= {"started_at", "stage", "next_check_at"}
+            fields |= {"started_at", "stage", "next_check_at", "deadline"}
             if not acted:
                 turn.started.append(clock)
         if fields:
@@ -368,7 +370,7 @@ def _stop(clock: SeatClock, tc: TimeControl, now: datetime, acted: bool) -> floa
         clock.bank_seconds = max(0.0, clock.bank_seconds - used) + (tc.increment_hours * 3600.0 if acted else 0)
     if acted:
         clock.moves += 1
-    clock.started_at, clock.next_check_at, clock.stage = None, None, 0
+    clock.started_at, clock.next_check_at, clock.deadline, clock.stage = None, None, None, 0
     return used
 
 
@@ -504,7 +506,7 @@ def check(clock_id: int, now: datetime) -> list[str]:
                 break
             done.append("vacations")
             notify(clock.user, "vacation_auto", _context(clock, {"until": vacation.end.isoformat()}),
-                   key=f"vacation:{vacation.pk}", match_id=clock.match_id)
+                   key=f"vacation:{vacation.pk}", match_id=clock.match_id, level=clock.seat.notify_level)
             _reschedule_user(clock.user_id, now, exclude=clock.pk)
             st = status(clock, tc, now)
         share = st["used"] / st["budget"] if st["budget"] else 1.0
@@ -518,9 +520,10 @@ def check(clock_id: int, now: datetime) -> list[str]:
                 done.append("reminders")
                 notify(clock.user, "reminder", _context(clock, {
                     "deadline": st["deadline"].isoformat(), "hours_left": round((st["budget"] - st["used"]) / 3600)}),
-                    key=f"reminder:{clock.pk}:{clock.started_at.timestamp():.0f}:{stage}", match_id=clock.match_id)
+                    key=f"reminder:{clock.pk}:{clock.started_at.timestamp():.0f}:{stage}", match_id=clock.match_id,
+                    level=clock.seat.notify_level)
             _schedule(clock, tc, now)
-            clock.save(update_fields=["stage", "next_check_at"])
+            clock.save(update_fields=["stage", "next_check_at", "deadline"])
     return done
 
 
@@ -528,8 +531,8 @@ def _time_out(clock: SeatClock, tc: TimeControl, now: datetime) -> None:
     from matches import services as match_services
     from notifications.services import notify
 
-    clock.stage, clock.timed_out, clock.started_at, clock.next_check_at = 3, True, None, None
-    clock.save(update_fields=["stage", "timed_out", "started_at", "next_check_at"])
+    clock.stage, clock.timed_out, clock.started_at, clock.next_check_at, clock.deadline = 3, True, None, None, None
+    clock.save(update_fields=["stage", "timed_out", "started_at", "next_check_at", "deadline"])
     record, _created = PlayerRecord.objects.select_for_update().get_or_create(user_id=clock.user_id)
     record.timeouts += 1
     record.save(update_fields=["timeouts"])
@@ -540,7 +543,7 @@ def _time_out(clock: SeatClock, tc: TimeControl, now: datetime) -> None:
         return  # the match ended meanwhile
     ctx = _context(clock, {"player": clock.user.username, "policy": tc.policy})
     for seat in Seat.objects.filter(match_id=clock.match_id, user__isnull=False).select_related("user"):
-        notify(seat.user, "timeout", ctx, key=f"timeout:{clock.pk}", match_id=clock.match_id)
+        notify(seat.user, "timeout", ctx, key=f"timeout:{clock.pk}", match_id=clock.match_id, level=seat.notify_level)
 
 
 def _context(clock: SeatClock, extra: dict) -> dict:
@@ -603,7 +606,7 @@ def _reschedule_user(user_id: int, now: datetime, exclude: int | None = None) ->
     for clock in (SeatClock.objects.select_for_update(of=("self",)).select_related("user__profile")
                   .filter(user_id=user_id, started_at__isnull=False).exclude(pk=exclude)):
         _schedule(clock, _time_control(clock.match_id), now)
-        clock.save(update_fields=["next_check_at"])
+        clock.save(update_fields=["next_check_at", "deadline"])
 
 
 def on_vacation(user_ids, now: datetime | None = None) -> dict[int, Vacation]:

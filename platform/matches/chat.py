@@ -1,10 +1,20 @@
-"""The per-match chat: seated players write, everyone who may watch the match reads."""
+"""The per-match chat: seated players write, everyone who may watch the match reads. A seat
+remembers the last line its user read (``Seat.chat_read``): the unread mark on the table, and
+the key that lets the lines after it notify once (notifications/receivers.py)."""
+import re
+
 from django.db import transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from . import live
 from .errors import IllegalMove, NotSeated
 from .models import ChatMessage, Match, Seat
+from .signals import chat_posted
+
+# "@name": usernames are letters, digits and @.+-_ (Django's validator); a trailing full stop
+# or comma ends the sentence, not the name.
+MENTION = re.compile(r"(?<![\w@])@([\w.@+-]+)")
 
 
 def post(match_id: int, user, text: str) -> ChatMessage:
@@ -19,7 +29,47 @@ def post(match_id: int, user, text: str) -> ChatMessage:
     from community.rules import assert_may_message  # the block list (platform/community)
 
     assert_may_message(user, match_id)
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        # One's own line is read: it never counts as unread for its writer.
+        Seat.objects.filter(match_id=match_id, user=user).update(chat_read=message.pk)
     payload = {"user": user.username, "text": text, "at": message.at}
     transaction.on_commit(lambda: live.publish_chat(match_id, payload, match.players, match.public))
+    transaction.on_commit(lambda: chat_posted.send(sender=ChatMessage, match_id=match_id, message_id=message.pk,
+                                                   user_id=user.pk, text=text))
     return message
+
+
+def mentioned(text: str) -> set[str]:
+    """The lower-cased names after "@" in a chat line (without a trailing full stop)."""
+    return {name.rstrip(".").lower() for name in MENTION.findall(text or "")}
+
+
+def unread_count(match_id: int, user) -> int:
+    """Lines by others since the user last read this match's chat (0 without a seat)."""
+    if user is None or not user.is_authenticated:
+        return 0
+    read = Seat.objects.filter(match_id=match_id, user=user).values_list("chat_read", flat=True).first()
+    return 0 if read is None else unread_after(match_id, user, read)
+
+
+def unread_after(match_id: int, user, read: int) -> int:
+    """``unread_count`` when the seat's ``chat_read`` is known (the page has the seat): one query."""
+    return ChatMessage.objects.filter(match_id=match_id, pk__gt=read).exclude(user=user).count()
+
+
+def mark_read(match_id: int, user) -> bool:
+    """The user has read the match's chat up to its newest line; their ``chat`` and
+    ``chat_mention`` notifications of the match are read too. False without a seat."""
+    newest = ChatMessage.objects.filter(match_id=match_id).aggregate(m=Max("pk"))["m"] or 0
+    seats = Seat.objects.filter(match_id=match_id, user=user)
+    if not seats.exists():
+        return False
+    seats.filter(chat_read__lt=newest).update(chat_read=newest)
+    from django.apps import apps
+
+    if apps.is_installed("notifications"):
+        from notifications.services import mark_match_read
+
+        mark_match_read(user, match_id, kinds=("chat", "chat_mention"))
+    return True

@@ -7,9 +7,9 @@ Catching up: a frame sent before the socket joined its groups (the page was rend
 a move or a notification came, then the socket opened) or while it was away is not sent
 again. So a client that opens a socket may say ``{"type": "hello"}``; the answer is the state
 those frames carry, read after the socket joined its groups:
-``{"type": "state", "turns": 2, "unread": 5, "match": 7, "version": 12}`` (``turns`` and
-``unread`` for a signed-in user, ``unread`` only with the notifications app, ``match`` and
-``version`` on a match socket).
+``{"type": "state", "turns": 2, "unread": 5, "match": 7, "version": 12, "chat_unread": 1}``
+(``turns`` and ``unread`` for a signed-in user, ``unread`` only with the notifications app,
+``match`` and ``version`` on a match socket, ``chat_unread`` there for a signed-in user).
 """
 import json
 
@@ -57,6 +57,12 @@ def read_state(user_id: int | None, match_id: int | None) -> str:
 
         frame["match"] = match_id
         frame["version"] = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+        if user_id is not None:  # the chat's unread mark (a seated player's; else 0)
+            from django.contrib.auth import get_user_model
+
+            from .chat import unread_count
+
+            frame["chat_unread"] = unread_count(match_id, get_user_model()(pk=user_id))
     return json.dumps(frame)
 
 

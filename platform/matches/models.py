@@ -40,6 +40,12 @@ class Match(models.Model):
         return f"{self.game} #{self.pk}"
 
 
+class NotifyLevel(models.TextChoices):
+    ALL = "all", _("everything")
+    TURN = "turn", _("only my turn")
+    NONE = "none", _("nothing (muted)")
+
+
 class Seat(models.Model):
     """One seat of a match. ``to_move`` mirrors Match.to_move so "my games, my turn first"
     is one indexed query."""
@@ -57,6 +63,12 @@ class Seat(models.Model):
     # Mirrors "this seat has a SeatOrders row with orders": the move path reads the seats anyway,
     # so it learns without another query whether a seat to move left orders (matches/orders.py).
     has_orders = models.BooleanField(default=False)
+    # What this seat's user hears about the match (notifications.services filters by it; on the
+    # seat row because the move's follow-up reads the seat anyway: no query per "your turn").
+    notify_level = models.CharField(max_length=5, choices=NotifyLevel.choices, default=NotifyLevel.ALL)
+    # The id of the last chat message the seat's user has read (0: none): the unread mark, and
+    # the key that lets a chat line notify once until it is read.
+    chat_read = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
@@ -139,3 +151,13 @@ class FollowUp(models.Model):
 
     def __str__(self):
         return f"follow-up of match {self.match_id} at v{self.version}"
+class SeatNote(models.Model):
+    """A seat's private notes ("what was my plan?"): read and written only by the seat's own
+    user (matches/notes.py), never part of a view, a frame or a log."""
+
+    MAX_LENGTH = 10_000
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="note")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)

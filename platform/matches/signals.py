@@ -20,6 +20,8 @@ receiver never sees a change that was rolled back. Receivers must be quick: hand
 - ``seat_handed_over(match_id, seat, left_user_id, user_id)``: sent INSIDE the transaction of
   ``services.hand_over_seat`` (a substitute took the seat), so a receiver's writes (the clocks:
   the seat's clock now belongs to the substitute) commit or roll back with it.
+- ``chat_posted(match_id, message_id, user_id, text)``: after a chat line was written
+  (notifications: ``chat`` / ``chat_mention``).
 """
 from django.dispatch import Signal
 
@@ -28,3 +30,4 @@ match_changes = Signal()
 match_finished = Signal()
 seat_left = Signal()
 seat_handed_over = Signal()
+chat_posted = Signal()

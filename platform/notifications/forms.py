@@ -3,6 +3,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .kinds import EMAIL, KINDS, PUSH
+from .models import NextGame
 
 
 class PreferenceForm(forms.Form):
@@ -14,6 +15,8 @@ class PreferenceForm(forms.Form):
                                   widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     quiet_end = forms.TimeField(label=_("Quiet hours until"), required=False,
                                 widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    next_game = forms.ChoiceField(label=_("“Next game” takes me to"), choices=NextGame.choices,
+                                  initial=NextGame.DEADLINE, widget=forms.RadioSelect, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -20,7 +20,18 @@ KINDS = {  # kind: (label, default channels)
     "tournament_deadline": (_("A tournament round is about to close"), [EMAIL, PUSH]),
     "tournament_finished": (_("A tournament has ended"), [EMAIL]),
     "premove_dropped": (_("A queued move was no longer legal"), [PUSH]),
+    "chat": (_("New chat lines in a game"), [EMAIL, PUSH]),
+    "chat_mention": (_("Someone mentioned you in a game's chat"), [EMAIL, PUSH]),
 }
+
+# A seat's per-match setting (matches.models.NotifyLevel) -> the kinds it lets through
+# (None: all). "Only my turn" keeps what is about the player's own clock.
+LEVEL_KINDS = {"all": None, "turn": frozenset({"your_turn", "reminder", "vacation_auto"}), "none": frozenset()}
+
+
+def level_allows(level: str | None, kind: str) -> bool:
+    allowed = LEVEL_KINDS.get(level or "all")
+    return allowed is None or kind in allowed
 
 
 def game_name(data: dict, lang: str) -> str:
@@ -111,4 +122,11 @@ def text(kind: str, data: dict, lang: str) -> str:
                     else f"{game}: {n} vorgemerkte Züge waren nicht mehr erlaubt, als du am Zug warst, und entfallen.")
         return (f"{game}: your queued move was no longer legal when your turn came; it was dropped." if n == 1
                 else f"{game}: {n} queued moves were no longer legal when your turn came; they were dropped.")
+    if kind in ("chat", "chat_mention"):
+        who, line = data.get("player", "?"), data.get("line", "")
+        if kind == "chat_mention":
+            return (f"{who} hat dich im Chat von {game} erwähnt: „{line}“" if de else
+                    f"{who} mentioned you in the chat of {game}: “{line}”")
+        return (f"Neues im Chat von {game} – {who}: „{line}“" if de else
+                f"New in the chat of {game} – {who}: “{line}”")
     return data.get("text") or kind

@@ -4,6 +4,7 @@ wants (Preference), their browsers (PushSubscription) and daily digests (Digest)
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Notification(models.Model):
@@ -62,6 +63,11 @@ class Delivery(models.Model):
         indexes = [models.Index(fields=["status", "not_before"], name="delivery_status_due")]
 
 
+class NextGame(models.TextChoices):
+    DEADLINE = "deadline", _("the game with the least time left")
+    WAITING = "waiting", _("the game that has waited longest")
+
+
 class Preference(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_preference")
@@ -71,6 +77,8 @@ class Preference(models.Model):
     quiet_start = models.TimeField(null=True, blank=True)  # local; nothing is sent in between
     quiet_end = models.TimeField(null=True, blank=True)
     last_digest_on = models.DateField(null=True, blank=True)
+    # Where "Next game" leads: the match whose clock runs out first, or the longest waiting one.
+    next_game = models.CharField(max_length=8, choices=NextGame.choices, default=NextGame.DEADLINE)
 
 
 class PushSubscription(models.Model):

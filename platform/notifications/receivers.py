@@ -8,7 +8,7 @@ from django.dispatch import receiver
 
 from lobby.models import Entry, Invitation
 from lobby.signals import invitation_cancelled, invitation_created, invitation_declined
-from matches.signals import match_changed, match_finished
+from matches.signals import chat_posted, match_changed, match_finished
 
 from .services import mark_read_by_key, match_context, notify
 
@@ -36,7 +36,7 @@ def match_started(sender, match_id, version, status, to_move, previous_to_move, 
     for seat in Seat.objects.filter(match_id=match_id, user__isnull=False).exclude(seat__in=to_move) \
             .select_related("user"):
         notify(seat.user, "match_started", match_context(match_id, seat.user_id),
-               key=f"started:{match_id}", match_id=match_id)
+               key=f"started:{match_id}", match_id=match_id, level=seat.notify_level)
 
 
 @receiver(match_finished, dispatch_uid="notifications.match_finished")
@@ -45,7 +45,48 @@ def game_finished(sender, match_id, **kwargs):
 
     for seat in Seat.objects.filter(match_id=match_id, user__isnull=False).select_related("user"):
         notify(seat.user, "match_finished", {**match_context(match_id, seat.user_id), "place": seat.place},
-               key=f"finished:{match_id}", match_id=match_id)
+               key=f"finished:{match_id}", match_id=match_id, level=seat.notify_level)
+
+
+@receiver(chat_posted, dispatch_uid="notifications.chat_posted")
+@_safe
+def chat_line(sender, match_id, message_id, user_id, text, **kwargs):
+    """The other seated people hear of a chat line: ``chat_mention`` for each line that names
+    them (@username), else one ``chat`` per match until they read the chat (the key holds the
+    last line they read, so it changes only by reading). Nothing for someone with a block
+    between them and the writer, nor beyond the seat's per-match setting (notify()'s level)."""
+    from django.apps import apps
+
+    from matches.chat import mentioned
+    from matches.models import Match, Seat
+
+    seats = list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("seat"))
+    writer = next((s.user for s in seats if s.user_id == user_id), None)
+    others = [s for s in seats if s.user_id and s.user_id != user_id and not s.bot]
+    if writer is None or not others:
+        return
+    blocked = set()
+    if apps.is_installed("community"):
+        from community.models import Block
+
+        pairs = Block.objects.filter(Q(user_id=user_id, blocked_id__in=[s.user_id for s in others]) |
+                                     Q(user_id__in=[s.user_id for s in others], blocked_id=user_id))
+        blocked = {b if a == user_id else a for a, b in pairs.values_list("user_id", "blocked_id")}
+    names = mentioned(text)
+    game = Match.objects.only("id", "game").get(pk=match_id).game
+    seat_names = [(s.user_id, s.name) for s in seats]
+    line = text if len(text) <= 140 else text[:139] + "…"
+    for seat in others:
+        if seat.user_id in blocked:
+            continue
+        context = {**match_context(match_id, seat.user_id, game=game, names=seat_names),
+                   "player": writer.username, "line": line, "url": f"/matches/{match_id}/#chat-box"}
+        if seat.user.username.lower() in names:
+            notify(seat.user, "chat_mention", context, key=f"mention:{message_id}", match_id=match_id,
+                   level=seat.notify_level)
+        else:
+            notify(seat.user, "chat", context, key=f"chat:{match_id}:{seat.chat_read}", match_id=match_id,
+                   level=seat.notify_level)
 
 
 @receiver(post_save, sender=Entry, dispatch_uid="notifications.invitation_joined")

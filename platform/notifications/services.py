@@ -23,7 +23,7 @@ from django.utils import timezone
 from config import plainsql
 
 from . import conf
-from .kinds import EMAIL, KINDS, PUSH, text
+from .kinds import EMAIL, KINDS, PUSH, level_allows, text
 from .models import Delivery, Digest, Notification, Preference, PushSubscription
 
 logger = logging.getLogger(__name__)
@@ -91,15 +91,18 @@ _UNKNOWN = object()
 
 def notify(user, kind: str, context: dict, *, key: str, match_id: int | None = None,
            now: datetime | None = None, pref=_UNKNOWN, push_subscriptions=None,
-           savepoint: bool = True) -> Notification | None:
-    """Record and deliver a notification once per (user, key); None if it already exists.
+           savepoint: bool = True, level=_UNKNOWN) -> Notification | None:
+    """Record and deliver a notification once per (user, key); None if it already exists, or
+    if the user's seat in ``match_id`` does not want this kind (its ``notify_level``: muted
+    sends nothing, no centre entry either).
 
     What the caller has read already need not be read again: ``pref`` (the user's Preference,
-    None if they have none) and ``push_subscriptions`` (their PushSubscriptions). With
+    None if they have none), ``push_subscriptions`` (their PushSubscriptions) and ``level``
+    (their seat's notify_level in the match, None without a seat). With
     ``savepoint=False`` it runs in the caller's transaction without a savepoint: a database
     error then fails the caller's transaction (nothing else can fail once it writes)."""
     prepared = _prepare(user, kind, context, key=key, match_id=match_id, now=now, pref=pref,
-                        push_subscriptions=push_subscriptions)
+                        push_subscriptions=push_subscriptions, level=level)
     if prepared is None:
         return None
     with transaction.atomic(savepoint=savepoint):
@@ -117,11 +120,23 @@ class _Prepared:
     frame: dict
 
 
+def match_level(user_id: int, match_id: int) -> str | None:
+    """The user's per-match setting (their seat's notify_level), None if they hold no seat."""
+    from matches.models import Seat
+
+    return Seat.objects.filter(match_id=match_id, user_id=user_id).values_list("notify_level", flat=True).first()
+
+
 def _prepare(user, kind: str, context: dict, *, key: str, match_id: int | None, now: datetime | None,
-             pref, push_subscriptions) -> _Prepared | None:
+             pref, push_subscriptions, level=_UNKNOWN) -> _Prepared | None:
     """Everything that is not a write: once it writes, only the database can fail."""
     if user is None or not user.is_active:
         return None
+    if match_id is not None:
+        if level is _UNKNOWN:
+            level = match_level(user.pk, match_id)
+        if not level_allows(level, kind):
+            return None
     now = now or timezone.now()
     frame = {"text": text(kind, context, user_lang(user)), "url": context.get("url", "/notifications/"),
              "kind": kind}
@@ -178,7 +193,7 @@ def _announce(written: list[_Prepared]) -> None:
 def notify_many(items: list[dict], *, now: datetime | None = None) -> int:
     """``notify`` for several notifications in the caller's transaction (no savepoint: a
     database error fails it). Each item holds notify's arguments (``user``, ``kind``,
-    ``context``, ``key``, optional ``match_id``, ``pref``, ``push_subscriptions``). One that
+    ``context``, ``key``, optional ``match_id``, ``pref``, ``push_subscriptions``, ``level``). One that
     cannot be built (its text, say) is logged and left out. On PostgreSQL those with at most
     one delivery (the usual: one e-mail) are written in one statement. Returns how many were new."""
     prepared = []
@@ -186,7 +201,7 @@ def notify_many(items: list[dict], *, now: datetime | None = None) -> int:
         try:
             p = _prepare(item["user"], item["kind"], item["context"], key=item["key"],
                          match_id=item.get("match_id"), now=now, pref=item.get("pref", _UNKNOWN),
-                         push_subscriptions=item.get("push_subscriptions"))
+                         push_subscriptions=item.get("push_subscriptions"), level=item.get("level", _UNKNOWN))
         except Exception:  # nothing is written yet: the others go on
             logger.exception("notification %s for user %s", item.get("kind"), getattr(item.get("user"), "pk", None))
             continue
@@ -337,11 +352,14 @@ def mark_read_by_key(user, key: str) -> None:
         mark_read(user, ids)
 
 
-def mark_match_read(user, match_id: int) -> None:
-    """Opening a match reads its notifications."""
-    if Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True).exists():
-        mark_read(user, list(Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True)
-                             .values_list("pk", flat=True)))
+def mark_match_read(user, match_id: int, kinds=None) -> None:
+    """Opening a match reads its notifications (reading its chat: those of ``kinds``)."""
+    unread = Notification.objects.filter(user=user, match_id=match_id, read_at__isnull=True)
+    if kinds is not None:
+        unread = unread.filter(kind__in=list(kinds))
+    ids = list(unread.values_list("pk", flat=True))
+    if ids:
+        mark_read(user, ids)
 
 
 # --- unsubscribe ---------------------------------------------------------------------------------------

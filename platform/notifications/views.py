@@ -50,7 +50,7 @@ def open_notification(request, pk: int):
 def settings_page(request):
     pref = services.preferences(request.user)
     initial = {"digest": pref.digest, "digest_hour": pref.digest_hour, "quiet_start": pref.quiet_start,
-               "quiet_end": pref.quiet_end}
+               "quiet_end": pref.quiet_end, "next_game": pref.next_game}
     for kind in KINDS:
         for channel in services.channels_for(pref, kind):
             initial[f"{channel}__{kind}"] = True
@@ -64,7 +64,8 @@ def settings_page(request):
             d = form.cleaned_data
             pref.channels, pref.digest, pref.digest_hour = form.channels(), d["digest"], d["digest_hour"]
             pref.quiet_start, pref.quiet_end = d.get("quiet_start"), d.get("quiet_end")
-            pref.save(update_fields=["channels", "digest", "digest_hour", "quiet_start", "quiet_end"])
+            pref.next_game = d.get("next_game") or pref.next_game  # (a form without it keeps the choice)
+            pref.save(update_fields=["channels", "digest", "digest_hour", "quiet_start", "quiet_end", "next_game"])
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notifications:settings")
         if which == "vacation" and vacation_form.is_valid():

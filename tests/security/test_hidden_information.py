@@ -10,7 +10,8 @@ replaced by ``plugin.resample_hidden(state, other)`` — the same public situati
 seat's secrets redrawn — and everything is collected again. What a viewer receives must be
 byte-for-byte the same (up to CSRF tokens): then nothing in it depends on the others' secrets.
 Log lines (not derived from the state) are checked separately: an event addressed to other
-seats never shows its text to this viewer.
+seats never shows its text to this viewer. A seat's private notes (issue 22) are varied the same
+way: another seat writing notes changes nothing anyone else receives (``check_notes``).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from django.test import Client
 from games import registry
 from games.rng import Rng
 from matches import live, presenters
-from matches.models import LogEntry, Match
+from matches import notes
+from matches.models import LogEntry, Match, SeatNote
 from matches.services import start_match, submit_action
 from tests.security.routes import match_routes
 
@@ -148,17 +150,20 @@ def test_nothing_served_depends_on_other_seats_secrets(slug, django_user_model):
                         options={}, public=True, seed=4242)
     viewers = Viewers(match, users)
     rng = random.Random(7)
-    checked = 0
+    checked = notes_compared = 0
     for step in range(max(CHECKPOINTS) + 1):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break
         if step in CHECKPOINTS:
             checked += check_checkpoint(plugin, match, viewers, step)
+            if step == NOTES_AT:
+                notes_compared = check_notes(match, viewers, step)
         seat = match.to_move[0]
         action = rng.choice(plugin.engine.legal_actions(match.state, seat))
         submit_action(match.pk, viewers.seat_user[seat], action, match.version)
     assert checked >= 3, "the scanner compared too few situations"
+    assert notes_compared >= players_for(plugin) * (players_for(plugin) - 1), "the notes were not scanned"
 
 
 def check_checkpoint(plugin, match: Match, viewers: Viewers, step: int) -> int:
@@ -188,4 +193,59 @@ def check_checkpoint(plugin, match: Match, viewers: Viewers, step: int) -> int:
                     pytest.fail(f"{plugin.meta.slug}, step {step}: what seat {viewer} receives ({diff}) "
                                 f"changes when seat {other}'s hidden information is redrawn")
             compared += 1
+    return compared
+
+
+NOTES_AT = CHECKPOINTS[1]  # notes do not depend on the position: one checkpoint is enough
+
+
+def check_notes(match: Match, viewers: Viewers, step: int) -> int:
+    """Each seat in turn writes notes (long, with markup): what every other viewer receives
+    stays byte-for-byte the same as with no notes at all, and never holds the text. The page's
+    relative times ("1 minute ago", "71.9 h left") would change while a loaded machine collects:
+    the log is moved a month back and the clocks stand meanwhile, and each seat gets a fresh
+    baseline."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from clocks.models import SeatClock
+
+    log_at = dict(LogEntry.objects.filter(match=match).values_list("pk", "at"))
+    clock_at = dict(SeatClock.objects.filter(match=match).values_list("pk", "started_at"))
+    LogEntry.objects.filter(match=match).update(at=timezone.now() - timedelta(days=30))
+    SeatClock.objects.filter(match=match).update(started_at=None)
+    try:
+        return _check_notes(match, viewers, step)
+    finally:
+        for pk, at in log_at.items():
+            LogEntry.objects.filter(pk=pk).update(at=at)
+        for pk, at in clock_at.items():
+            SeatClock.objects.filter(pk=pk).update(started_at=at)
+
+
+def _check_notes(match: Match, viewers: Viewers, step: int) -> int:
+    compared = 0
+    for other, user in viewers.seat_user.items():
+        baseline = viewers.everything()
+        secret = f"NOTE-{step}-{other}-<b>plan</b> " + "x" * (997 + 13 * other)
+        notes.save(match.pk, user, secret)
+        try:
+            again = viewers.everything()
+        finally:
+            SeatNote.objects.filter(match=match).delete()
+        for viewer in viewers.clients:
+            if viewer == other:
+                continue
+            for channel in ("http", "ws"):
+                before, after = baseline[viewer][channel], again[viewer][channel]
+                if before != after:
+                    diff = [k for k in before if before[k] != after.get(k)] if channel == "http" else channel
+                    pytest.fail(f"step {step}: what seat {viewer} receives ({diff}) changes when seat {other} "
+                                f"writes notes")
+            blob = "".join(body for _, body in again[viewer]["http"].values()) + "".join(again[viewer]["ws"])
+            assert f"NOTE-{step}-{other}" not in blob
+            compared += 1
+        # The writer does get them back (so the scan above looked where notes would show).
+        assert f"NOTE-{step}-{other}" in "".join(body for _, body in again[other]["http"].values())
     return compared

@@ -45,6 +45,36 @@
       window.htmx.trigger(poll, "refresh");
     }
   }
+  // The chat's unread mark (#chat-unread on the chat drawer's summary): lines by others count
+  // while the chat is not in sight (the drawer closed, or the page hidden); opening or
+  // seeing it reads them (POST data-read-url: the server's mark and chat notifications).
+  function chatInSight() {
+    var box = document.getElementById("chat-box");
+    return !!box && box.open && document.visibilityState === "visible";
+  }
+  function setChatUnread(count) {
+    var mark = document.getElementById("chat-unread");
+    if (!mark) return;
+    mark.dataset.count = count;
+    mark.hidden = !count;
+    var n = mark.querySelector(".chat-unread-n");
+    if (n) n.textContent = count;
+  }
+  function readChat() {
+    var mark = document.getElementById("chat-unread");
+    if (!mark || !Number(mark.dataset.count) || !chatInSight()) return;
+    var token = document.querySelector("#chat input[name=csrfmiddlewaretoken]");
+    setChatUnread(0);
+    fetch(mark.dataset.readUrl, {method: "POST", credentials: "same-origin",
+      headers: {"X-CSRFToken": token ? token.value : ""}}).catch(function () {});
+  }
+  function onChatLine(frame) {
+    var chat = document.getElementById("chat");
+    var mark = document.getElementById("chat-unread");
+    if (!mark || !chat || frame.user === chat.dataset.me) return;
+    setChatUnread(Number(mark.dataset.count || 0) + 1);
+    readChat();
+  }
   function onFrame(frame) {
     if (frame.type === "turn") { setBadge(frame.count); return; }
     if (frame.type === "state") {
@@ -53,6 +83,7 @@
         document.dispatchEvent(new CustomEvent("live:notification", {detail: {unread: frame.unread}}));
       }
       if (frame.version !== undefined && frame.version !== null) refreshBoard(frame.version);
+      if (frame.chat_unread !== undefined) { setChatUnread(frame.chat_unread); readChat(); }
       return;
     }
     // Notification frames (notifications app): its own script updates the bell.
@@ -76,11 +107,17 @@
         li.appendChild(document.createTextNode(": " + frame.text));
         list.appendChild(li);
       }
+      onChatLine(frame);
       return;
     }
     if (frame.type === "match.update") refreshBoard(frame.version);
   }
+  document.addEventListener("toggle", function (ev) {
+    if (ev.target && ev.target.id === "chat-box") readChat();
+  }, true);
+  document.addEventListener("visibilitychange", readChat);
   document.addEventListener("DOMContentLoaded", function () {
+    setTimeout(readChat, 0);  // after table.js opened or closed the drawers for this screen
     var match = document.querySelector("[data-match]");
     if (match && document.getElementById("live")) {
       connect("/ws/matches/" + match.dataset.match + "/", onFrame);
