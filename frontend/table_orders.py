@@ -61,9 +61,10 @@ def _form(kind, current: dict | None, lang: str) -> dict:
         if "const" in prop:
             fields.append({"name": name, "const": prop["const"]})
         elif isinstance(prop.get("enum"), list):
-            fields.append({"name": name, "label": prop.get("title") or name.replace("_", " "),
-                           "choices": [str(v) for v in prop["enum"]], "required": name in required,
-                           "value": "" if value is None else str(value)})
+            fields.append({"name": name,
+                           "label": kind.label(name, lang) or prop.get("title") or name.replace("_", " "),
+                           "choices": [(str(v), kind.label(f"{name}.{v}", lang) or str(v)) for v in prop["enum"]],
+                           "required": name in required, "value": "" if value is None else str(value)})
     return {"kind": kind.kind, "text": kind.text_de if lang == "de" else kind.text_en, "fields": fields,
             "active": current is not None}
 

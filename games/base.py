@@ -184,16 +184,26 @@ class GameMeta:
 class OrderKind:
     """A kind of standing order a game lets a seat leave in advance (``platform.md``, "Playing
     over days"), e.g. Der Orden's ``reactions`` policy. ``schema`` is the JSON schema of one
-    order object (its ``kind`` included); the texts say in one line what it does. The generic
-    ``premove`` kind is the platform's and is not declared here."""
+    order object (its ``kind`` included); the texts say in one line what it does. ``labels``
+    names fields and choices for people, per language: ``{"en": {"policy": "When a window
+    opens", "policy.never": "never react", ...}, "de": {...}}`` (the table's forms show them
+    instead of the raw values). The generic ``premove`` kind is the platform's and is not
+    declared here."""
 
     kind: str
     schema: dict
     text_en: str
     text_de: str
+    labels: dict = field(default_factory=dict)
 
     def as_json(self) -> dict:
-        return {"schema": self.schema, "text": {"en": self.text_en, "de": self.text_de}}
+        data = {"schema": self.schema, "text": {"en": self.text_en, "de": self.text_de}}
+        if self.labels:
+            data["labels"] = self.labels
+        return data
+
+    def label(self, key: str, lang: str) -> str | None:
+        return (self.labels.get("de" if lang == "de" else "en") or {}).get(key)
 
 
 @dataclass

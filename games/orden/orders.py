@@ -35,6 +35,12 @@ KINDS = (
         "Reaktionsfenster für mich beantworten: nie reagieren, oder den Aufstieg eines Gegners "
         "auf min_rank oder höher mit meiner billigsten Reaktion verhindern (sonst nicht "
         "reagieren), oder mich fragen.",
+        {"en": {"policy": "When a reaction window opens", "policy.ask": "ask me",
+                "policy.never": "never react", "policy.prevent_ascents": "prevent ascents",
+                "min_rank": "to this rank or higher"},
+         "de": {"policy": "Wenn ein Reaktionsfenster aufgeht", "policy.ask": "mich fragen",
+                "policy.never": "nie reagieren", "policy.prevent_ascents": "Aufstiege verhindern",
+                "min_rank": "auf diesen Rang oder höher"}},
     ),
     OrderKind(
         "payment",

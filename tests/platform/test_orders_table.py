@@ -87,13 +87,17 @@ def test_game_kinds_become_forms(make_user, monkeypatch):
     kind = OrderKind("tempo", {"type": "object", "required": ["kind", "speed"],
                                "properties": {"kind": {"const": "tempo"}, "speed": {"enum": ["slow", "fast"]},
                                               "level": {"enum": [1, 2]}, "fixed": {"const": "yes"}}},
-                     "Play at this speed.", "In diesem Tempo spielen.")
+                     "Play at this speed.", "In diesem Tempo spielen.",
+                     {"de": {"speed": "Tempo", "speed.fast": "schnell"}})
     monkeypatch.setattr(type(plugin), "order_kinds", lambda self: (kind,), raising=False)
     monkeypatch.setattr(type(plugin), "clean_order", lambda self, order: dict(order), raising=False)
     match, mover, waiter = _two(make_user)
     c = _client(waiter, "de")
     page = c.get(f"/matches/{match.pk}/").content.decode()
     assert 'data-kind="tempo"' in page and "In diesem Tempo spielen." in page and 'name="speed"' in page
+    # The game's labels name the field and the choice; a choice without one shows its value.
+    assert "<label>Tempo" in page
+    assert '<option value="fast">schnell</option>' in page and '<option value="slow">slow</option>' in page
     c.post(f"/matches/{match.pk}/orders/set/", {"kind": "tempo", "speed": "fast", "level": "2"})
     assert match_orders.get(match.pk, waiter)["orders"] == [{"kind": "tempo", "speed": "fast", "level": 2, "fixed": "yes"}]
     c.post(f"/matches/{match.pk}/orders/set/", {"kind": "tempo", "speed": "slow", "level": ""})
