@@ -96,9 +96,7 @@ class InvitationDetail(APIView):
     @extend_schema(responses={200: InvitationSerializer}, summary="One invitation; shows its match once started")
     def get(self, request, pk: int):
         invitation = _invitation(pk)
-        if invitation.private and not (request.user.is_authenticated and (
-                invitation.host_id == request.user.id or request.user in invitation.invitees.all()
-                or any(e.user_id == request.user.id for e in invitation.entries.all()))):
+        if not lobby.may_see(invitation, request.user):
             raise Http404
         return Response(InvitationSerializer(invitation).data)
 
