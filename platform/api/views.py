@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from api.schema import ARRAY_OF_OBJECTS
 from frontend.forms import invitation_hooks
 from games import registry
 from lobby import queries as lobby_queries
@@ -43,7 +44,7 @@ def _valid(serializer_class, request):
 class GameList(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every game: slug, names, player limits, options")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="Every game: slug, names, player limits, options")
     def get(self, request):
         return Response([p.meta.schema() for p in registry.plugins().values()])
 
@@ -121,7 +122,10 @@ class InvitationVerb(APIView):
 
 MATCH_SCHEMA = inline_serializer("Match", {
     "id": serializers.IntegerField(), "game": serializers.CharField(), "game_name": serializers.CharField(),
-    "status": serializers.CharField(),
+    # "aborted": a tournament official stopped the match (tournaments/matchstop.py); the
+    # contract's "active"/"finished" extended and documented here.
+    "status": serializers.ChoiceField(choices=Match.Status.choices,
+                                      help_text="active, finished, or aborted (stopped by a tournament official)"),
     "version": serializers.IntegerField(), "seats": serializers.ListField(child=serializers.DictField()),
     "to_move": serializers.ListField(child=serializers.IntegerField()), "view": serializers.DictField(),
     "outcome": serializers.DictField(allow_null=True)})
@@ -146,7 +150,7 @@ class MatchList(APIView):
     @extend_schema(operation_id="matches_list",
                    parameters=[OpenApiParameter("mine", int), OpenApiParameter("to_move", int),
                                OpenApiParameter("status", str)],
-                   responses={200: OpenApiTypes.OBJECT}, summary="Matches (mine=1: the requester's)")
+                   responses={200: ARRAY_OF_OBJECTS}, summary="Matches (mine=1: the requester's)")
     def get(self, request):
         status = request.query_params.get("status") or None
         if request.query_params.get("mine") == "1" or request.query_params.get("to_move") == "1":
@@ -167,7 +171,7 @@ class MatchDetail(APIView):
 
 
 class LegalActions(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every action the requesting seat may take now")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="Every action the requesting seat may take now")
     def get(self, request, pk: int):
         match, seats, seat = _match_for(request, pk)
         if seat is None or seat.resigned or match.status != Match.Status.ACTIVE or seat.seat not in match.to_move:
@@ -209,7 +213,7 @@ class Resign(APIView):
 
 
 class MatchLog(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The match log as far as the requester may see it")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="The match log as far as the requester may see it")
     def get(self, request, pk: int):
         match, seats, seat = _match_for(request, pk)
         entries = LogEntry.objects.filter(match=match).order_by("seq")
