@@ -3,6 +3,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from config.oneline import one_line
+
 from .models import Profile
 
 
@@ -38,6 +40,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["display_name"].validators.append(one_line)
         self.fields["email"].initial = self.instance.user.email
 
     def clean_email(self):

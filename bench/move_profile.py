@@ -54,6 +54,7 @@ def main() -> None:
         os.environ["MATCH_FOLLOW_UP_IN_WORKER"] = "0"
     if args.batch:
         os.environ["MATCH_FOLLOW_UP_IN_WORKER"] = "1"
+    os.environ.setdefault("DJANGO_SECRET_KEY", __import__("secrets").token_urlsafe(64))  # config/secretkey.py
     os.environ.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}", REDIS_URL=args.redis,
                       DJANGO_SETTINGS_MODULE="config.settings")
     import django

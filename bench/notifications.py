@@ -62,6 +62,7 @@ def main() -> None:
                         help="record every notification first, then start the worker and time the sends alone")
     args = parser.parse_args()
     n = 200 if args.smoke else args.n
+    os.environ.setdefault("DJANGO_SECRET_KEY", __import__("secrets").token_urlsafe(64))  # config/secretkey.py
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/spieltisch_bench")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
     recreate_database(os.environ["DATABASE_URL"])

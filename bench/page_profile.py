@@ -38,6 +38,7 @@ def main() -> None:
     args = ap.parse_args()
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"drop database if exists {args.db}"], check=True)
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"create database {args.db}"], check=True)
+    os.environ.setdefault("DJANGO_SECRET_KEY", __import__("secrets").token_urlsafe(64))  # config/secretkey.py
     os.environ.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}", DJANGO_SETTINGS_MODULE="config.settings")
     os.environ.pop("REDIS_URL", None)  # pages only: no pushes, no broker
     import django

@@ -17,6 +17,7 @@ Every process is started here and stopped by its own pid.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -75,6 +76,8 @@ class Stack:
                     "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
                     "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
                     "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
+                    # a production refuses to start without one (config/secretkey.py)
+                    "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(64),
                     **(extra_env or {})}
         self.worker_queues = "celery"  # e.g. "celery,notifications": also send mail (bench/chaos.py)
         self.with_beat = False  # Celery beat as production runs it (sweeps, flushes): bench/chaos.py

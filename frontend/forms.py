@@ -5,6 +5,7 @@ from django import forms
 from django.apps import apps
 from django.utils.translation import gettext_lazy as _
 
+from config.oneline import one_line
 from games.base import GameMeta, Plugin
 
 
@@ -64,7 +65,7 @@ class InvitationForm(SeatChoicesMixin, forms.Form):
                                help_text=_("User names, separated by commas. They are told (by their notification "
                                            "settings); with “private” only they may join."))
     bots = forms.IntegerField(label=_("Bot opponents"), min_value=0, max_value=3, initial=0, required=False)
-    comment = forms.CharField(label=_("Comment"), max_length=200, required=False,
+    comment = forms.CharField(label=_("Comment"), max_length=200, required=False, validators=[one_line],
                               help_text=_("At most 200 characters."))
     substitute_hours = forms.IntegerField(
         label=_("Hours to find a substitute"), min_value=0, max_value=24 * 7, initial=24, required=False,

@@ -26,7 +26,7 @@ from lobby import services as lobby
 from lobby.errors import LobbyError
 from lobby.models import Invitation
 from matches import chat, orders as match_orders, presenters, queries as match_queries, services as match_services
-from matches.errors import MatchError
+from matches.errors import MatchError, NoSuchMatch
 from matches.models import LogEntry, Match, Seat
 
 from . import days, table_orders
@@ -119,7 +119,7 @@ def invitation_new(request, game: str | None = None):
 
 def invitation_page(request, pk: int):
     invitation = Invitation.objects.select_related("host").filter(pk=pk).first()
-    if invitation is None or (invitation.private and not _may_see_private(request.user, invitation)):
+    if invitation is None or not lobby.may_see(invitation, request.user):
         if not request.user.is_authenticated:
             # The invitee following the mail's link while logged out: log in first. Missing and
             # private invitations answer alike, so this tells a stranger nothing.
@@ -161,7 +161,7 @@ def invitation_seats(request, pk: int):
     htmx follows HX-Redirect into it."""
     invitation = Invitation.objects.filter(pk=pk).only("id", "match_id", "seats_taken", "private", "host_id",
                                                        "players", "status").first()
-    if invitation is None or (invitation.private and not _may_see_private(request.user, invitation)):
+    if invitation is None or not lobby.may_see(invitation, request.user):
         raise Http404("No such invitation")
     if invitation.match_id or invitation.status == Invitation.Status.CANCELLED:
         # Started: into the match. Withdrawn: the invitation page says so (and stops polling).
@@ -178,15 +178,12 @@ def invitation_seats(request, pk: int):
         "poll": joined and invitation.status == Invitation.Status.OPEN})
 
 
-def _may_see_private(user, invitation: Invitation) -> bool:
-    return user.is_authenticated and (invitation.host_id == user.id or invitation.invitees.filter(pk=user.pk).exists()
-                                      or invitation.entries.filter(user=user).exists())
-
-
 @login_required
 @require_POST
 def invitation_action(request, pk: int, verb: str):
     invitation = get_object_or_404(Invitation, pk=pk)
+    if not lobby.may_see(invitation, request.user):
+        raise Http404("No such invitation")  # a stranger's private invitation: as if missing
     try:
         if verb == "join":
             form = JoinForm(registry.get(invitation.game), request.user.id, _lang(), request.POST)
@@ -212,8 +209,10 @@ def invitation_action(request, pk: int, verb: str):
         else:
             raise Http404()
     except LobbyError as exc:
+        if exc.status == 404:
+            raise Http404("No such invitation") from None
         messages.error(request, exc.message)
-        if exc.status in (403, 404):
+        if exc.status == 403:
             # The invitation page may be a 404 for this user (private), which shows no messages:
             # the message would then pop up, stale, on some later page. The lobby shows it now.
             return redirect("lobby")
@@ -408,7 +407,10 @@ def match_board(request, pk: int):
 def match_act(request, pk: int):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('match', args=[pk])}")
-    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    match = get_object_or_404(Match.objects.only("id", "game", "public"), pk=pk)
+    if not match.public and not Seat.objects.filter(match=match, user=request.user).exists():
+        # before the form is read: a stranger's private match answers as if missing, whatever he sent
+        raise Http404("No such match")
     plugin = registry.get(match.game)
     try:
         version = int(request.POST.get("version", ""))
@@ -418,6 +420,8 @@ def match_act(request, pk: int):
     try:
         action = plugin.action_from_form(request.POST.dict())
         match_services.submit_action(pk, request.user, action, version)
+    except NoSuchMatch:
+        raise Http404("No such match") from None  # a stranger's private match: as if missing
     except IllegalAction as exc:
         messages.error(request, exc.reason_de if _lang() == "de" else exc.reason)
         status = 400
@@ -503,6 +507,8 @@ def match_orders_set(request, pk: int):
 def match_undo(request, pk: int):
     try:
         match_services.undo(pk, request.user, _int(request.POST.get("version")))
+    except NoSuchMatch:
+        raise Http404("No such match") from None
     except MatchError as exc:
         messages.error(request, _translate_error(exc))
         return _back_to_match(request, pk, exc.status)
@@ -515,6 +521,8 @@ def match_resign(request, pk: int):
     try:
         match_services.resign(pk, request.user)
         messages.info(request, _("You have left the match."))
+    except NoSuchMatch:
+        raise Http404("No such match") from None
     except MatchError as exc:
         messages.error(request, _translate_error(exc))
     return redirect("match", pk)

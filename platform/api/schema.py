@@ -1,4 +1,4 @@
-"""The OpenAPI schema, built once per process (and language) under a lock.
+"""The OpenAPI schema: the view that builds it once, and pieces shared by the apps' API views.
 
 drf-spectacular builds the schema on every request and loads its extensions while it does: 12
 concurrent first requests after a restart raced in that (issue 23: 3 × 500). The schema only
@@ -7,8 +7,13 @@ requests get the built one (also saving the ~0.5 s a build costs)."""
 import threading
 
 from django.utils import translation
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.response import Response
+
+# The list endpoints return a JSON array (the contract's shapes; clients rely on them).
+ARRAY_OF_OBJECTS = build_array_type(build_basic_type(OpenApiTypes.OBJECT))
 
 _lock = threading.Lock()
 _built: dict[tuple, dict] = {}

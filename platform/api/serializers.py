@@ -1,6 +1,7 @@
 from django.utils import translation
 from rest_framework import serializers
 
+from config.oneline import one_line
 from games import registry
 from lobby.models import Invitation
 
@@ -19,7 +20,8 @@ class InvitationCreateSerializer(serializers.Serializer):
     invitees = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     choices = serializers.DictField(required=False, default=dict)
     bots = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    comment = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
+    comment = serializers.CharField(required=False, default="", allow_blank=True, max_length=200,
+                                    validators=[one_line])
     # Hours a seat left in a 3-4 player match is offered to substitutes (0: a bot at once).
     substitute_hours = serializers.IntegerField(required=False, default=24, min_value=0, max_value=24 * 7)
 

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from api.schema import ARRAY_OF_OBJECTS
 from frontend.forms import invitation_hooks
 from games import registry
 from lobby import queries as lobby_queries
@@ -49,7 +50,7 @@ GAME_SCHEMA = inline_serializer("Game", many=True, fields={
     "options": serializers.ListField(child=serializers.DictField()),
     "seat_choices": serializers.ListField(child=serializers.DictField()), "summary": _TEXT,
     "orders": serializers.DictField(child=inline_serializer("OrderKind", fields={
-        "schema": serializers.DictField(), "text": _TEXT}))})
+        "schema": serializers.DictField(), "text": _TEXT, "labels": serializers.DictField(required=False)}))})
 ORDERS_SCHEMA = inline_serializer("Orders", fields={"orders": serializers.ListField(child=serializers.DictField())})
 
 
@@ -110,9 +111,7 @@ class InvitationDetail(APIView):
     @extend_schema(responses={200: InvitationSerializer}, summary="One invitation; shows its match once started")
     def get(self, request, pk: int):
         invitation = _invitation(pk)
-        if invitation.private and not (request.user.is_authenticated and (
-                invitation.host_id == request.user.id or request.user in invitation.invitees.all()
-                or any(e.user_id == request.user.id for e in invitation.entries.all()))):
+        if not lobby.may_see(invitation, request.user):
             raise Http404
         return Response(InvitationSerializer(invitation).data)
 
@@ -137,7 +136,10 @@ class InvitationVerb(APIView):
 
 MATCH_SCHEMA = inline_serializer("Match", {
     "id": serializers.IntegerField(), "game": serializers.CharField(), "game_name": serializers.CharField(),
-    "status": serializers.CharField(),
+    # "aborted": a tournament official stopped the match (tournaments/matchstop.py); the
+    # contract's "active"/"finished" extended and documented here.
+    "status": serializers.ChoiceField(choices=Match.Status.choices,
+                                      help_text="active, finished, or aborted (stopped by a tournament official)"),
     "version": serializers.IntegerField(), "seats": serializers.ListField(child=serializers.DictField()),
     "to_move": serializers.ListField(child=serializers.IntegerField()), "view": serializers.DictField(),
     "outcome": serializers.DictField(allow_null=True)})
@@ -164,7 +166,7 @@ class MatchList(APIView):
                                OpenApiParameter("status", str),
                                OpenApiParameter("order", str, enum=["deadline"],
                                                 description="deadline: my matches whose clock runs out first, first")],
-                   responses={200: OpenApiTypes.OBJECT},
+                   responses={200: ARRAY_OF_OBJECTS},
                    summary="Matches (mine=1: the requester's, each with its deadline)")
     def get(self, request):
         status = request.query_params.get("status") or None
@@ -189,7 +191,7 @@ class MatchDetail(APIView):
 
 
 class LegalActions(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Every action the requesting seat may take now")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="Every action the requesting seat may take now")
     def get(self, request, pk: int):
         match, seats, seat = _match_for(request, pk)
         if seat is None or seat.resigned or match.status != Match.Status.ACTIVE or seat.seat not in match.to_move:
@@ -231,7 +233,7 @@ class Resign(APIView):
 
 
 class MatchLog(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The match log as far as the requester may see it")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="The match log as far as the requester may see it")
     def get(self, request, pk: int):
         match, seats, seat = _match_for(request, pk)
         entries = LogEntry.objects.filter(match=match).order_by("seq")
@@ -264,7 +266,7 @@ def _offer_row(offer) -> dict:
 class SubstituteList(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Seats of public running matches that need a "
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="Seats of public running matches that need a "
                    "substitute")
     def get(self, request):
         from lobby.substitutes import open_offers

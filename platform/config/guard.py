@@ -5,6 +5,8 @@
   and no legitimate client sends one;
 - JSON nested deeper than MAX_JSON_DEPTH (Python's parser and everything recursive after it
   would hit RecursionError);
+- a JSON body holding a lone surrogate ("\\ud800": valid JSON, but no text; a cache key, a
+  database parameter or a response echoing it fails to encode);
 - a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE: 413 (Django itself would answer 400 only
   when a view reads it as a form);
 - a number in the path longer than any id: 404.
@@ -21,7 +23,7 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from games.safejson import MAX_DEPTH as MAX_JSON_DEPTH, too_deep
+from games.safejson import MAX_DEPTH as MAX_JSON_DEPTH, has_lone_surrogate, too_deep
 
 API_PREFIX = "/api/"
 ERROR_CODES = {400: "bad_request", 401: "not_authenticated", 403: "forbidden", 404: "not_found",
@@ -80,9 +82,21 @@ def _body_problem(request) -> tuple[int, str] | None:
             return 400, _("The request contains a NUL character.")
         if too_deep(body):
             return 400, _("The JSON body is nested too deeply (at most %(depth)s levels).") % {"depth": MAX_JSON_DEPTH}
+        if _lone_surrogate(body):
+            return 400, _("The JSON body holds a lone surrogate (\\ud800-\\udfff), which is no text.")
     elif b"%00" in body:
         return 400, _("The request contains a NUL character.")
     return None
+
+
+def _lone_surrogate(body: bytes) -> bool:
+    import json
+
+    try:
+        value = json.loads(body)  # only when the text spells a surrogate (has_lone_surrogate looks first)
+    except ValueError:
+        return False  # not JSON: the view's parser answers that
+    return has_lone_surrogate(body, value)
 
 
 # A number in the path longer than any id (a bigint has 19 digits): no such object. The

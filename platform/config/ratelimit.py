@@ -137,6 +137,9 @@ def _user_id(request) -> int | None:
 
 
 def _key(rule: str, ident: str, window: int) -> str:
+    # The ident comes from the request (a posted username): spelled so that any text, a lone
+    # surrogate included, makes a key the cache can encode (Redis keys are UTF-8 bytes).
+    ident = ident.encode("utf-8", "backslashreplace").decode("utf-8")
     return f"rl:{rule}:{ident}:{window}"
 
 

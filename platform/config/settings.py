@@ -13,6 +13,7 @@ import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from config.discovery import CORE_APPS, feature_apps
+from config.secretkey import secret_key
 from games.registry import template_dirs as game_template_dirs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,8 +26,10 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-# The "django-insecure-" prefix makes `check --deploy` flag a production that forgot its key.
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "django-insecure-dev-only-key-change-me-in-production-0123456789"
+# DJANGO_SECRET_KEY; without it a production (real services, DEBUG off) refuses to start
+# (config/secretkey.py: development, tests and the embedded default get keys of their own).
+SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL", ""),
+                        sqlite_path=os.environ.get("SQLITE_PATH", str(ROOT / "var" / "db.sqlite3")))
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

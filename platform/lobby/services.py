@@ -82,21 +82,33 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
     return invitation
 
 
-def _locked(invitation_id: int) -> Invitation:
+def may_see(invitation: Invitation, user) -> bool:
+    """A private invitation is for its host, its invitees and who has joined."""
+    if not invitation.private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return invitation.host_id == user.id or invitation.invitees.filter(pk=user.pk).exists() or \
+        invitation.entries.filter(user=user).exists()
+
+
+def _locked(invitation_id: int, user) -> Invitation:
+    """The invitation, locked. A private one the user may not see answers exactly like a
+    missing one (status and message): a refusal must not confirm that it exists."""
     try:
-        return Invitation.objects.select_for_update().get(pk=invitation_id)
+        invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
     except Invitation.DoesNotExist:
-        raise LobbyError(_("There is no such invitation."), 404) from None
+        invitation = None
+    if invitation is None or not may_see(invitation, user):
+        raise LobbyError(_("There is no such invitation."), 404)
+    return invitation
 
 
 def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
     with transaction.atomic():
-        invitation = _locked(invitation_id)
+        invitation = _locked(invitation_id, user)  # a private one: only its people see it
         if invitation.status != Invitation.Status.OPEN:
             raise LobbyError(_("This invitation is no longer open."), 409)
-        if invitation.private and invitation.host_id != user.id and \
-                not invitation.invitees.filter(pk=user.pk).exists():
-            raise LobbyError(_("This invitation is private."), 403)
         from community.rules import assert_may_join  # the block list (platform/community)
 
         assert_may_join(user, invitation)
@@ -123,7 +135,7 @@ def join(invitation_id: int, user, choices: dict | None = None) -> Invitation:
 
 def leave(invitation_id: int, user) -> Invitation:
     with transaction.atomic():
-        invitation = _locked(invitation_id)
+        invitation = _locked(invitation_id, user)
         if invitation.status != Invitation.Status.OPEN:
             raise LobbyError(_("This invitation is no longer open."), 409)
         if invitation.host_id == user.id:
@@ -141,7 +153,7 @@ def decline(invitation_id: int, user) -> Invitation:
     """An invitee says no: the invitation leaves their list and the host hears of it. Only
     named invitees may decline, and only while they have not joined (then: leave)."""
     with transaction.atomic():
-        invitation = _locked(invitation_id)
+        invitation = _locked(invitation_id, user)
         if invitation.status != Invitation.Status.OPEN:
             raise LobbyError(_("This invitation is no longer open."), 409)
         if not invitation.invitees.filter(pk=user.pk).exists() or invitation.host_id == user.id:
@@ -159,7 +171,7 @@ def decline(invitation_id: int, user) -> Invitation:
 
 def cancel(invitation_id: int, user) -> Invitation:
     with transaction.atomic():
-        invitation = _locked(invitation_id)
+        invitation = _locked(invitation_id, user)
         if invitation.host_id != user.id:
             raise LobbyError(_("Only the host can cancel an invitation."), 403)
         if invitation.status != Invitation.Status.OPEN:

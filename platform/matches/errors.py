@@ -23,6 +23,11 @@ class NotSeated(MatchError):
     status, code = 403, "not_seated"
 
 
+class NoSuchMatch(NotSeated):
+    """A missing match, or a private one asked by a stranger (the same answer: existence stays
+    secret). The API answers it as NotSeated; pages answer it with their 404."""
+
+
 class NotYourTurn(MatchError):
     status, code = 403, "not_your_turn"
 

@@ -24,7 +24,7 @@ from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
 from . import live, orders, signals
-from .errors import IllegalMove, MatchOver, NotSeated, NotYourTurn, SeatTaken, StaleVersion, UndoRefused
+from .errors import IllegalMove, MatchOver, NoSuchMatch, NotSeated, NotYourTurn, SeatTaken, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def start_match(*, game: str, entrants: list[dict], options: dict, move_days: in
 def _locked(match_id: int) -> Match:
     match = plainsql.fetch_one(Match, "id = %s", [match_id], lock=True)
     if match is None:
-        raise NotSeated(_no_such_match())
+        raise NoSuchMatch(_no_such_match())
     return match
 
 
@@ -82,7 +82,9 @@ def _seat_of(match: Match, user, seats: list[Seat] | None = None) -> Seat:
         else:
             seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise NotSeated(_("You do not play in this match.") if match.public else _no_such_match())
+        if not match.public:
+            raise NoSuchMatch(_no_such_match())
+        raise NotSeated(_("You do not play in this match."))
     return seat
 
 
@@ -125,7 +127,7 @@ def act(match_id: int, user, action, version, *, with_users: bool = True) -> Act
         else:
             match, seats = plainsql.fetch_locked_with(Match, match_id, Seat, "match")
             if match is None:
-                raise NotSeated(_no_such_match())
+                raise NoSuchMatch(_no_such_match())
         seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
         _check_version(match, version)
         if seat.resigned:

@@ -7,6 +7,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.schema import ARRAY_OF_OBJECTS
+
 from games import registry
 
 from . import queries
@@ -15,7 +17,7 @@ from . import queries
 class GameRanking(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A game's ranking, best first")
+    @extend_schema(responses={200: ARRAY_OF_OBJECTS}, summary="A game's ranking, best first")
     def get(self, request, game: str):
         if game not in registry.plugins():
             raise NotFound(_("There is no game called '%(game)s'.") % {"game": game})
@@ -27,7 +29,7 @@ class GameRanking(APIView):
 class OverallRanking(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(operation_id="rankings_overall", responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(operation_id="rankings_overall", responses={200: ARRAY_OF_OBJECTS},
                    summary="The ranking over all games, best first")
     def get(self, request):
         return Response([{"rank": r["rank"], "user": {"id": r["user_id"], "username": r["username"]},

@@ -11,6 +11,8 @@ from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.schema import ARRAY_OF_OBJECTS
+
 from . import presenters, queries, services
 from .errors import Invalid, NotFound, TournamentError
 from .loading import load
@@ -60,7 +62,7 @@ def _user(pk: int):
 class TournamentList(TournamentAPIView):
     @extend_schema(operation_id="tournaments_list", parameters=[OpenApiParameter("status", str),
                                                                 OpenApiParameter("game", str)],
-                   responses={200: OpenApiTypes.OBJECT}, summary="Tournaments and leagues, newest first")
+                   responses={200: ARRAY_OF_OBJECTS}, summary="Tournaments and leagues, newest first")
     def get(self, request):
         qs = queries.tournament_list(status=request.query_params.get("status", ""),
                                      game=request.query_params.get("game", ""))

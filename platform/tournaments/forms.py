@@ -2,6 +2,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.oneline import one_line
 from frontend.forms import SeatChoicesMixin, choice_fields, option_fields
 from games import registry
 
@@ -12,7 +13,7 @@ ISO_LOCAL = "%Y-%m-%dT%H:%M"
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120, help_text=_("At most 120 characters."))
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[one_line], help_text=_("At most 120 characters."))
     game = forms.ChoiceField(label=_("Game"))
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     structure = forms.ChoiceField(label=_("Structure"), choices=Tournament.Structure.choices,

@@ -1,10 +1,12 @@
 """Request shapes of the tournament API (the service layer checks the values and explains)."""
 from rest_framework import serializers
 
+from config.oneline import one_line
+
 
 class CreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=40)
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, validators=[one_line])
     format = serializers.CharField(default="swiss")
     structure = serializers.CharField(default="basis")
     rounds = serializers.IntegerField(required=False, allow_null=True, default=None)

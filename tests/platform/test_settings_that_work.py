@@ -125,10 +125,12 @@ def test_private_refusal_is_shown_at_once_not_on_a_later_page(make_user):
     host, anna, carl = make_user("host"), make_user("anna"), make_user("carl")
     inv = lobby.create_invitation(host, game="kartenduell", players=3, private=True, invitees=["anna"])
     client = _client(carl)
-    r = client.post(f"/invitations/{inv.pk}/join/", follow=True)
-    assert r.redirect_chain[-1][0] == "/lobby/"
-    assert "This invitation is private." in r.content.decode()
-    assert "This invitation is private." not in client.get("/my-games/").content.decode()
+    # Issue 26: a private invitation a stranger may not see answers like a missing one (404),
+    # and no message is left behind to pop up on a later page.
+    r = client.post(f"/invitations/{inv.pk}/join/")
+    assert r.status_code == 404
+    assert client.post("/invitations/999999999/join/").status_code == 404
+    assert "private" not in client.get("/my-games/").content.decode()
 
 
 def test_my_games_empty_states(make_user):

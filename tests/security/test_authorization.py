@@ -156,8 +156,9 @@ CORE = [
                                               "judge": 403, "admin": 403}),
     ("get", "/api/matches/?mine=1", None, {"anonymous": 401, "other": 200, "seated": 200}),
     ("get", "/api/invitations/{i}/", None, {"anonymous": 404, "other": 404, "seated": 200}),
-    ("post", "/api/invitations/{i}/cancel/", {}, {"anonymous": 403, "other": 403}),
-    ("post", "/api/invitations/{i}/join/", {}, {"anonymous": 403, "other": 403}),
+    # a private invitation: to others as if missing (issue 26)
+    ("post", "/api/invitations/{i}/cancel/", {}, {"anonymous": 403, "other": 404}),
+    ("post", "/api/invitations/{i}/join/", {}, {"anonymous": 403, "other": 404}),
     ("get", "/lobby/", None, {role: 200 for role in ROLES}),
     ("get", "/my-games/", None, {"anonymous": 302, "other": 200, "seated": 200}),
 ]

@@ -30,11 +30,36 @@ def test_deploy_check_is_clean_including_the_api_schema():
     assert warnings == [], warnings
 
 
-def test_the_embedded_default_key_is_refused_by_the_check():
-    """Production without DJANGO_SECRET_KEY must be noticed: the default key is flagged."""
-    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECURE": "1", "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+def bare_env(**extra) -> dict:
+    """A production's environment that forgot DJANGO_SECRET_KEY (outside pytest's process)."""
+    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECURE": "1", "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", **extra}
     env.pop("DJANGO_SECRET_KEY", None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--tag", "security"], cwd=ROOT, env=env,
+    return env
+
+
+def test_production_without_a_secret_key_refuses_to_start():
+    """Real services with DEBUG off and no DJANGO_SECRET_KEY: no start on a key everyone can read."""
+    env = bare_env(DATABASE_URL="postgres://postgres@127.0.0.1:5432/spieltisch_unused")
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
-    assert "security.W009" in done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr and "DJANGO_SECRET_KEY is not set" in done.stderr, done.stderr
+
+
+def test_the_embedded_default_makes_and_keeps_a_key_of_its_own(tmp_path):
+    """SQLite without a key (`make run`): a random key, kept beside the database, never the
+    fixed one (`check --deploy` would flag that: security.W009)."""
+    env = bare_env(SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    keys = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", "import django; django.setup(); from django.conf import settings;"
+                               " print(settings.SECRET_KEY)"], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE":
+                              "config.settings"}, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        keys.append(done.stdout.strip().splitlines()[-1])
+    kept = tmp_path / "secret_key"
+    assert keys[0] == keys[1] == kept.read_text().strip() and len(keys[0]) >= 50
+    assert "insecure" not in keys[0] and oct(kept.stat().st_mode & 0o777) == "0o600"

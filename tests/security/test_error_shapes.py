@@ -107,3 +107,49 @@ def test_unrouted_websockets_are_refused(path):
         return connected
 
     assert async_to_sync(connect)() is False
+
+
+# --- issue 26, item 1: lone surrogates and deep JSON in form fields ---------------------------
+LONE = '{"username": "\\ud800", "password": "x"}'  # valid JSON; the string cannot be UTF-8 encoded
+
+
+@pytest.mark.parametrize("url", ["/api/auth/token/", "/accounts/login/"])
+def test_a_lone_surrogate_in_a_json_login_is_a_4xx(url):
+    r = Client(REMOTE_ADDR="10.26.1.1").post(url, LONE, content_type="application/json")
+    assert r.status_code < 500, r.content
+
+
+def test_rate_limit_keys_take_any_text():
+    """Behind the guard, the limiter still builds keys the cache (Redis: UTF-8) can store."""
+    from django.core.cache import cache
+
+    from config.ratelimit import _key
+
+    key = _key("login-user", "\ud800x\udfff", 1)
+    assert cache.add(key, 0, timeout=5) and cache.incr(key) == 1
+    cache.delete(key)
+
+
+def test_a_lone_surrogate_in_an_invalid_choice_is_a_400(orden):
+    client, _ = orden
+    for body in ('{"game": "\\ud800", "players": 2}', '{"game": "orden", "players": 2, "choices": {"deck": "\\ud800"}}',
+                 '{"game": "orden", "players": "\\udfff"}', '{"game": "orden", "players": 2, "clock_mode": "\\ud800"}'):
+        r = client.post("/api/invitations/", body, content_type="application/json")
+        assert r.status_code == 400 and set(r.json()) >= {"error", "detail"}, r.content
+        r.content.decode("utf-8")  # the answer itself is valid UTF-8
+
+
+def test_deep_json_in_a_form_field_is_a_400(orden):
+    from tournaments.models import Tournament
+
+    client, match = orden
+    deep = "[" * 3000 + "]" * 3000
+    t = Tournament.objects.create(name="Cup", game="orden", organizer=match.seats.first().user, seed=1)
+    for url in (f"/api/matches/{match.pk}/actions/", f"/api/tournaments/{t.pk}/register/"):
+        for data in ({"action": deep, "version": "0", "deck": deep},):
+            r = client.post(url, data)  # multipart
+            assert r.status_code == 400 and set(r.json()) >= {"error", "detail"}, (url, r.content)
+            from urllib.parse import urlencode
+
+            r = client.post(url, urlencode(data), content_type="application/x-www-form-urlencoded")
+            assert r.status_code == 400 and set(r.json()) >= {"error", "detail"}, (url, r.content)

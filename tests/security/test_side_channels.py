@@ -88,3 +88,45 @@ def test_invitation_status_names_a_private_match_only_to_its_players(make_user):
     player.force_login(b)
     r = player.get(url)
     assert r.status_code == 200 and r["HX-Redirect"] == f"/matches/{match.pk}/"
+
+
+# --- issue 26, item 4: pages and invitations answer a stranger's private thing like a missing one
+def same_answer(here, gone, here_id, gone_id) -> bool:
+    """Same status and body (the id itself may be echoed, e.g. in a path; CSRF tokens are
+    masked afresh on every response)."""
+    import re
+
+    def plain(r, pk):
+        return re.sub(rb'(X-CSRFToken": "|csrfmiddlewaretoken" value=")[^"]+', rb"\1T", r.content).replace(
+            f"/{pk}/".encode(), b"/ID/")
+    return here.status_code == gone.status_code and plain(here, here_id) == plain(gone, gone_id)
+
+
+def test_a_private_match_page_post_answers_like_a_missing_one(make_user):
+    a, b, stranger = make_user("a"), make_user("b"), make_user("stranger")
+    match = start_minigame(a, b, private=True, invitees=["b"])
+    missing = 10 ** 9
+    client = Client()
+    client.force_login(stranger)
+    for verb, body in (("act", {"type": "draw", "version": "0"}), ("undo", {"version": "0"}), ("resign", {})):
+        here = client.post(f"/matches/{match.pk}/{verb}/", body)
+        gone = client.post(f"/matches/{missing}/{verb}/", body)
+        assert here.status_code == 404 and same_answer(here, gone, match.pk, missing), (verb, here.status_code)
+    assert LogEntry.objects.filter(match=match).count() == 0
+
+
+def test_a_private_invitation_answers_like_a_missing_one(make_user):
+    from lobby import services as lobby
+
+    host, anna, stranger = make_user("host"), make_user("anna"), make_user("carl")
+    inv = lobby.create_invitation(host, game="kartenduell", players=3, private=True, invitees=["anna"])
+    missing = 10 ** 9
+    client = Client()
+    client.force_login(stranger)
+    for verb in ("join", "leave", "decline", "cancel"):
+        here = client.post(f"/api/invitations/{inv.pk}/{verb}/", {}, content_type="application/json")
+        gone = client.post(f"/api/invitations/{missing}/{verb}/", {}, content_type="application/json")
+        assert here.status_code == 404 and (here.status_code, here.json()) == (gone.status_code, gone.json()), verb
+        here, gone = client.post(f"/invitations/{inv.pk}/{verb}/"), client.post(f"/invitations/{missing}/{verb}/")
+        assert here.status_code == 404 and same_answer(here, gone, inv.pk, missing), verb
+    assert inv.entries.count() == 1

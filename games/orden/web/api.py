@@ -7,6 +7,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.oneline import one_line
+
 from . import services
 from .models import SavedDeck
 
@@ -15,7 +17,7 @@ ERROR = inline_serializer("OrdenDeckError", {"error": serializers.CharField(), "
 
 class DeckSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=60)
+    name = serializers.CharField(max_length=60, validators=[one_line])
     pfad = serializers.ListField(child=serializers.IntegerField(), help_text="Rank cards, top to bottom")
     cards = serializers.ListField(child=serializers.IntegerField(), help_text="Nachziehstapel card numbers")
     updated_at = serializers.DateTimeField(read_only=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.oneline import one_line
 from games.orden.catalog import cardset
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 from games.orden.text import WAPPEN_NAMES
@@ -29,7 +30,7 @@ def pool() -> list:
 
 
 class DeckForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=60, help_text=_("At most 60 characters."))
+    name = forms.CharField(label=_("Name"), max_length=60, validators=[one_line], help_text=_("At most 60 characters."))
 
     def __init__(self, *args, lang: str = "en", **kwargs):
         super().__init__(*args, **kwargs)
