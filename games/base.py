@@ -187,7 +187,7 @@ class OrderKind:
     order object (its ``kind`` included); the texts say in one line what it does. ``labels``
     names fields and choices for people, per language: ``{"en": {"policy": "When a window
     opens", "policy.never": "never react", ...}, "de": {...}}`` (the table's forms show them
-    instead of the raw values). The generic ``premove`` kind is the platform's and is not
+    instead of the raw values; not part of the API's shape). The generic ``premove`` kind is the platform's and is not
     declared here."""
 
     kind: str
@@ -196,11 +196,8 @@ class OrderKind:
     text_de: str
     labels: dict = field(default_factory=dict)
 
-    def as_json(self) -> dict:
-        data = {"schema": self.schema, "text": {"en": self.text_en, "de": self.text_de}}
-        if self.labels:
-            data["labels"] = self.labels
-        return data
+    def as_json(self) -> dict:  # the contract's shape (platform.md): labels are the table's
+        return {"schema": self.schema, "text": {"en": self.text_en, "de": self.text_de}}
 
     def label(self, key: str, lang: str) -> str | None:
         return (self.labels.get("de" if lang == "de" else "en") or {}).get(key)

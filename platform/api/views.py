@@ -50,7 +50,7 @@ GAME_SCHEMA = inline_serializer("Game", many=True, fields={
     "options": serializers.ListField(child=serializers.DictField()),
     "seat_choices": serializers.ListField(child=serializers.DictField()), "summary": _TEXT,
     "orders": serializers.DictField(child=inline_serializer("OrderKind", fields={
-        "schema": serializers.DictField(), "text": _TEXT, "labels": serializers.DictField(required=False)}))})
+        "schema": serializers.DictField(), "text": _TEXT}))})
 ORDERS_SCHEMA = inline_serializer("Orders", fields={"orders": serializers.ListField(child=serializers.DictField())})
 
 
