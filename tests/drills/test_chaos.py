@@ -34,8 +34,9 @@ def test_short_chaos_soak():
                          timeout=240, env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout)
-    kinds = sorted(f["kind"] for f in result["faults"])
-    assert kinds == sorted(["redis", "worker", "socket-server", "postgres"]), result["faults"]
+    # Every kind of fault at least once (a quick machine fits a second round in the time).
+    kinds = {f["kind"] for f in result["faults"]}
+    assert kinds == {"redis", "worker", "socket-server", "postgres"}, result["faults"]
     assert result["checks"]["moves_in_log"] > 50 and result["checks"]["matches_finished"] >= 1, result["checks"]
     goals = result["goals_met"]
     for goal in ("no_move_lost_or_doubled", "turn_mails_exactly_once", "chat_never_twice"):
