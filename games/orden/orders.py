@@ -31,9 +31,9 @@ KINDS = (
          "if": {"properties": {"policy": {"const": "prevent_ascents"}}},
          "then": {"required": ["min_rank"]}},
         "Answer reaction windows for me: never react, or prevent an opponent's ascent to "
-        "min_rank or higher with my cheapest reaction (else decline), or ask me.",
+        "a chosen rank (min_rank) or higher with my cheapest reaction (else decline), or ask me.",
         "Reaktionsfenster für mich beantworten: nie reagieren, oder den Aufstieg eines Gegners "
-        "auf min_rank oder höher mit meiner billigsten Reaktion verhindern (sonst nicht "
+        "auf einen gewählten Rang (min_rank) oder höher mit meiner billigsten Reaktion verhindern (sonst nicht "
         "reagieren), oder mich fragen.",
         {"en": {"policy": "When a reaction window opens", "policy.ask": "ask me",
                 "policy.never": "never react", "policy.prevent_ascents": "prevent ascents",
