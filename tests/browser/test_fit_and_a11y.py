@@ -128,7 +128,9 @@ NOT_PAGES = {
     "invitations/<int:pk>/status/", "invitations/<int:pk>/seats/", "invitations/<int:pk>/<str:verb>/",
     "matches/<int:pk>/live/",
     "matches/<int:pk>/act/", "matches/<int:pk>/undo/", "matches/<int:pk>/resign/", "matches/<int:pk>/chat/",
-    "matches/<int:pk>/rematch/",
+    "matches/<int:pk>/rematch/", "matches/<int:pk>/chat/read/", "matches/<int:pk>/notes/",
+    "matches/<int:pk>/notify/",  # (form targets of the table's drawers: matches/notes.py, seatprefs.py)
+    "matches/<int:pk>/orders/queue/", "matches/<int:pk>/orders/cancel/", "matches/<int:pk>/orders/set/",
     "matches/<int:pk>/export.json", "notifications/<int:pk>/open/", "notifications/unsubscribe/<str:token>/",
     "users/<str:username>/<str:verb>/", "friends/<str:verb>/", "tournaments/<int:pk>/rounds/<int:n>/result/",
     "tournaments/<int:pk>/do/<str:verb>/", "orden/decks/copy/", "orden/decks/<int:pk>/delete/",
