@@ -61,7 +61,10 @@ def _flusher() -> None:
             while len(_pending) < MAX_BATCH and (left := deadline - time.monotonic()) > 0:
                 _cond.wait(left)
             batch = _take()
-        send(batch)
+        try:
+            send(batch)
+        except Exception:  # the flusher must outlive any batch: a dead one would send nothing more
+            logger.exception("follow-ups: a batch of %d changes could not be sent", len(batch))
 
 
 def flush() -> None:
@@ -93,7 +96,10 @@ def send(batch: list[list]) -> None:
         finally:
             from django.db import close_old_connections
 
-            close_old_connections()
+            try:
+                close_old_connections()
+            except Exception:  # (a connection that cannot even be checked is dropped next time)
+                logger.warning("follow-ups: closing old connections failed", exc_info=True)
 
 
 atexit.register(flush)

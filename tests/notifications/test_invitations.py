@@ -68,9 +68,11 @@ def test_decline_tells_the_host_and_leaves_the_invited_list(mail, make_user):
     assert f'data-invitation="{inv.pk}"' in mine and "Invited to me" in mine
     assert [i["id"] for i in anna_c.get("/api/invitations/?invited=1").json()] == [inv.pk]
 
-    # A stranger may not decline; the host neither.
+    # A stranger may not decline (a private invitation answers them as a missing one would);
+    # the host neither.
     r = _client(carl).post(f"/api/invitations/{inv.pk}/decline/")
-    assert r.status_code == 403 and r.json()["detail"] == "You were not invited to this game."
+    missing = _client(carl).post("/api/invitations/999999/decline/")
+    assert r.status_code == missing.status_code == 404 and r.json() == missing.json()
     assert _client(host).post(f"/api/invitations/{inv.pk}/decline/").status_code == 403
 
     # Anna declines on the page: she leaves her list; the host hears it by centre and mail.

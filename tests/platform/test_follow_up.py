@@ -95,3 +95,35 @@ def test_changes_a_few_milliseconds_apart_share_one_batch(monkeypatch):
     while not sent and time.monotonic() < deadline:
         time.sleep(0.05)
     assert [[item[1] for item in batch] for batch in sent] == [[1, 2, 3, 4, 5]]
+
+
+def test_the_flusher_outlives_a_batch_that_raises(monkeypatch):
+    """A batch whose sending raises (here: the broker refuses and the inline run raises too) must
+    not end the process's flusher thread: the next changes still go out."""
+    import time
+
+    from matches import followups, tasks
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    def broken(*item):
+        raise RuntimeError("inline run failed")
+
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", refuse)
+    monkeypatch.setattr(services, "send_change_signals", broken)
+    import django.db
+
+    def no_close():
+        raise RuntimeError("no database here")
+
+    monkeypatch.setattr(django.db, "close_old_connections", no_close)
+    followups.submit(10, 1, "active", [0], None, None)
+    time.sleep(0.3)
+    sent = []
+    monkeypatch.setattr(tasks.announce_changes, "apply_async", lambda args, **kw: sent.append(args[0]))
+    followups.submit(10, 2, "active", [1], [0], None)
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [[item[1] for item in batch] for batch in sent] == [[2]]
