@@ -28,9 +28,12 @@ pytestmark = [
 
 def test_short_chaos_soak():
     # Its own process: the soak reads its stack's database with Django, not the test database.
+    # --settle 60: a fault late in the 32 s gets the 60 s the goal allows (a follow-up lost with a
+    # killed socket server is redone by beat's sweep, every 30 s, once it lags 10 s); the wait
+    # ends as soon as nothing is pending.
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "chaos.py"), "--duration", "32", "--fault-every", "2",
                           "--jitter", "0", "--down", "1", "--tables", "3", "--think", "0.3", "--matches", "12",
-                          "--settle", "15", "--visibility", "10"], cwd=ROOT, capture_output=True, text=True,
+                          "--settle", "60", "--visibility", "10"], cwd=ROOT, capture_output=True, text=True,
                          timeout=240, env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout)
