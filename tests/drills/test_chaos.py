@@ -53,14 +53,4 @@ def test_short_chaos_soak():
     assert checks["turn_mails_missing"] <= 2 * killed, result
     followups = {goal: goals[goal] for goal in ("finished_rated_and_summarised_once",
                                                 "lag_under_5s_within_60s_after_each_fault")}
-    if not all(followups.values()):
-        if FOLLOW_UPS_DURABLE:
-            pytest.fail(f"follow-up goals missed: {followups}: {result}")
-        pytest.xfail(f"today's follow-ups are lost at a PostgreSQL restart ({followups}; "
-                     f"{result['settle']}); the durable follow-up records make this strict")
-
-
-# The follow-up goals (every finished match rated and summarised, the lag back under 5 s within
-# 60 s of each fault) hold once the follow-ups are durable (the outbox of issue 23, part 1):
-# set this to True when that lands. Until then a miss is reported as xfail, with the figures.
-FOLLOW_UPS_DURABLE = True
+    assert all(followups.values()), (f"follow-up goals missed: {followups}", result)
