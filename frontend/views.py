@@ -455,15 +455,22 @@ def match_orders_queue(request, pk: int):
     match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
     try:
         action = registry.get(match.game).action_from_form(request.POST.dict())
-        match_orders.change(pk, request.user, lambda current: current + [{"kind": match_orders.PREMOVE,
-                                                                          "action": action}])
-        messages.success(request, _("Move queued: it is played when your turn comes, if it is still legal then."))
     except IllegalAction as exc:
         messages.error(request, exc.reason_de if _lang() == "de" else exc.reason)
         return _back_to_match(request, pk, 400)
+    return _change_orders(request, pk, lambda current: current + [{"kind": match_orders.PREMOVE, "action": action}],
+                          _("Move queued: it is played when your turn comes, if it is still legal then."))
+
+
+def _change_orders(request, pk: int, edit, success: str | None = None):
+    """Apply ``edit`` to the seat's orders and answer with the table (a refusal: its status)."""
+    try:
+        match_orders.change(pk, request.user, edit)
     except MatchError as exc:
         messages.error(request, exc.message)
         return _back_to_match(request, pk, exc.status)
+    if success:
+        messages.success(request, success)
     return _back_to_match(request, pk)
 
 
@@ -478,12 +485,7 @@ def match_orders_cancel(request, pk: int):
         if index is not None and 0 <= index < len(current) and json.dumps(current[index].get("action"), sort_keys=True) == shown:
             return current[:index] + current[index + 1:]
         return current
-    try:
-        match_orders.change(pk, request.user, edit)
-    except MatchError as exc:
-        messages.error(request, exc.message)
-        return _back_to_match(request, pk, exc.status)
-    return _back_to_match(request, pk)
+    return _change_orders(request, pk, edit)
 
 
 @login_required
@@ -493,13 +495,11 @@ def match_orders_set(request, pk: int):
     match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
     try:
         kind, order = table_orders.order_from_form(registry.get(match.game), request.POST.dict())
-        match_orders.change(pk, request.user, lambda current: [o for o in current if o.get("kind") != kind]
-                            + ([order] if order else []))
-        messages.success(request, _("Your orders are saved.") if order else _("Order removed."))
     except MatchError as exc:
         messages.error(request, exc.message)
         return _back_to_match(request, pk, exc.status)
-    return _back_to_match(request, pk)
+    return _change_orders(request, pk, lambda current: [o for o in current if o.get("kind") != kind]
+                          + ([order] if order else []), _("Your orders are saved.") if order else _("Order removed."))
 
 
 @login_required
