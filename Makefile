@@ -35,10 +35,15 @@ migrate: install
 demo: migrate
 	$(PY) manage.py seed_demo
 
+# Demo mails go to files under var/mail/ (settings: the embedded default's file backend), and
+# the site's address is printed once daphne listens, after its own start-up lines.
 run: demo
 	$(PY) manage.py collectstatic --noinput -v 0
-	@echo "Site: http://$(HOST):$(PORT)/  (demo users alice, bob, carol, dieter; password 'spieltisch')"
-	SPIELTISCH_CLOCK_THREAD=1 PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	@SPIELTISCH_CLOCK_THREAD=1 PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application & \
+	  pid=$$!; trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
+	  $(PY) tools/wait_port.py $(HOST) $(PORT) && \
+	  echo "Site: http://$(HOST):$(PORT)/  (demo users alice, bob, carol, dieter; password 'spieltisch'; mails in var/mail/)"; \
+	  wait $$pid
 
 # Real services: start these beside `serve` with DATABASE_URL and REDIS_URL set.
 serve: migrate

@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from . import signals  # noqa: F401
+        from . import access, signals  # noqa: F401  (access: deactivation and logout end sockets)

@@ -13,6 +13,9 @@ class Profile(models.Model):
     language = models.CharField(_("language"), max_length=5, choices=settings.LANGUAGES, default="en")
     timezone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin",
                                 choices=[(tz, tz) for tz in TIME_ZONES])
+    # The address its owner confirmed (accounts/verification.py). Notification mail goes to
+    # user.email only while it equals this one: changing the address needs a new confirmation.
+    verified_email = models.EmailField(_("confirmed e-mail address"), blank=True)
 
     def __str__(self):
         return self.display_name or self.user.username
@@ -20,3 +23,8 @@ class Profile(models.Model):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.user.username
+
+    @property
+    def email_verified(self) -> bool:
+        email = self.user.email
+        return bool(email) and self.verified_email.lower() == email.lower()

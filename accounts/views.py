@@ -2,12 +2,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
+from . import verification
 from .forms import ProfileForm, SignUpForm
 
 
@@ -17,10 +19,13 @@ def signup(request):
         return redirect("my-games")
     form = SignUpForm(request.POST or None, initial={"language": translation.get_language()})
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        with transaction.atomic():
+            user = form.save()
+            verification.send_confirmation(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         translation.activate(user.profile.language)  # greet in the language just chosen
         messages.success(request, _("Welcome! Your account has been created."))
+        messages.info(request, SENT_TEXT())
         return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -30,11 +35,47 @@ def signup(request):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user.profile)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        changed = form.email_changed
+        with transaction.atomic():
+            form.save()
+            if changed:
+                verification.send_confirmation(request.user)
         translation.activate(form.cleaned_data["language"])
         messages.success(request, _("Your profile has been saved."))
+        if changed:
+            messages.info(request, SENT_TEXT())
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(request, "accounts/profile.html", {"form": form, "email_verified": verification.is_verified(request.user)})
+
+
+def SENT_TEXT():  # the same words whether or not the address was taken
+    return _("We sent a confirmation link to your e-mail address. Until you open it, we send no "
+             "notification mail there; the site works meanwhile.")
+
+
+@require_http_methods(["GET", "POST"])
+def verify_email(request, token):
+    """GET shows a button (mail scanners open links; only a person's POST confirms)."""
+    if request.method == "POST":
+        try:
+            verification.confirm(token)
+        except verification.InvalidLink:
+            return render(request, "accounts/verify_email.html", {"invalid": True}, status=400)
+        messages.success(request, _("Thank you: your e-mail address is confirmed."))
+        return redirect("profile" if request.user.is_authenticated else "login")
+    return render(request, "accounts/verify_email.html", {"token": token})
+
+
+@login_required
+@require_http_methods(["POST"])
+def resend_confirmation(request):
+    if verification.is_verified(request.user):
+        messages.info(request, _("Your e-mail address is confirmed already."))
+    elif verification.send_confirmation(request.user, force=False):
+        messages.info(request, SENT_TEXT())
+    else:
+        messages.warning(request, _("We sent a link a moment ago; please wait a minute before asking again."))
+    return redirect("profile")
 
 
 @require_http_methods(["POST"])

@@ -245,7 +245,9 @@ class Chaos:
         while True:
             jitter = getattr(self.args, "jitter", 0.25)
             wait = self.args.fault_every * rng.uniform(1 - jitter, 1 + jitter)
-            if stop.wait(wait) or time.monotonic() + 5 > until:
+            # (never past the end of the load: a --fault-every longer than the run, a run without
+            # faults, had this thread wait on and the run never end)
+            if stop.wait(min(wait, max(0.0, until - time.monotonic()))) or time.monotonic() + 5 > until:
                 return
             if not order:  # every kind once per round, in random order
                 order = list(FAULTS)
@@ -340,7 +342,10 @@ def verify(chaos: Chaos, sink_keys: list[str]) -> dict:
 def soak(args, stack: Stack, keyfile: Path) -> dict:
     per_match = 45  # Alchemist, two players: about 44 moves
     n = args.matches or max(args.tables * 2, int(args.tables * args.duration / (args.think * per_match) * 1.3) + 1)
+    # This process reads the stack's database as its servers do (the same secret key: a site on
+    # real services refuses to start without one, config/secretkey.py).
     os.environ.update({"DATABASE_URL": stack.database_url, "REDIS_URL": stack.redis_url,
+                       "DJANGO_SECRET_KEY": stack.env["DJANGO_SECRET_KEY"],
                        "DJANGO_SETTINGS_MODULE": "config.settings", "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame"})
     import seed  # noqa: E402  (bench/seed.py: sets Django up against the stack's database)
 
@@ -434,6 +439,8 @@ def main() -> None:
     ap.add_argument("--settle", type=float, default=90, help="seconds to wait for follow-ups and mail at the end")
     ap.add_argument("--jitter", type=float, default=0.25, help="faults come after fault-every × (1 ± this)")
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--port-base", type=int, default=0,
+                    help="use five ports from here (HTTP, sockets, PostgreSQL, Redis, SMTP sink); default: free ones")
     ap.add_argument("--visibility", type=int, default=30,
                     help="Celery visibility timeout (s): a killed worker's task runs again after it")
     args = ap.parse_args()
@@ -441,15 +448,16 @@ def main() -> None:
 
 
 def run(args) -> dict:
-    sink_port, keyfile = free_port(), ROOT / "var" / "bench" / f"chaos-mail-{os.getpid()}.keys"
+    base = getattr(args, "port_base", 0)
+    sink_port, keyfile = (base + 4 if base else free_port()), ROOT / "var" / "bench" / f"chaos-mail-{os.getpid()}.keys"
     keyfile.parent.mkdir(parents=True, exist_ok=True)
     keyfile.write_text("")
     sink = subprocess.Popen([sys.executable, str(ROOT / "bench" / "smtp_sink.py"), str(sink_port), str(keyfile)],
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         sink.stdout.readline()  # "ready"
-        stack = Stack(workers=2, server="split", ws_workers=1, http_port=pair_of_ports(), pg_port=free_port(),
-                      redis_port=free_port(), extra_env={
+        stack = Stack(workers=2, server="split", ws_workers=1, http_port=base or pair_of_ports(),
+                      pg_port=base + 2 if base else free_port(), redis_port=base + 3 if base else free_port(), extra_env={
                           "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(sink_port),
                           # A task whose worker was killed is handed out again after this long.
                           "CELERY_VISIBILITY_TIMEOUT": str(args.visibility),

@@ -186,7 +186,7 @@ def limits(games, seed0=1):
     """The audit's exploit: a starter swapped toward the limit raisers (both Fleiß, the path's
     AUSSPIELEN card, a second Eifer for Demut ×2, Gebet, Gehorsam) against the unchanged starter."""
     cs = cardset()
-    no = lambda n: cs.by_name[n][0].no  # noqa: E731
+    no = D.current_no
     extra = {"schwert": [], "hammer": ["Das Fundament"], "buch": ["Hörsaal"]}
     out = {}
     for path in PATHS:
@@ -243,12 +243,12 @@ def engine_time(games, reps, seed0=1, players=4):
 
 def pool():
     cs = cardset().cards
-    return {no: c.count for no, c in cs.items() if c.kind == "deck"}
+    return {no: c.count for no, c in cs.items() if c.kind == "deck" and c.in_version(D.CURRENT)}
 
 
 def rank_versions():
     cs = cardset().cards.values()
-    return {r: sorted(c.no for c in cs if c.kind == "rank" and c.rank == r) for r in RANKS}
+    return {r: sorted(c.no for c in cs if c.kind == "rank" and c.rank == r and c.in_version(D.CURRENT)) for r in RANKS}
 
 
 def mutate(deck, rng):

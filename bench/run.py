@@ -63,14 +63,34 @@ def client(*args: str, timeout: float = 900) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def quiesce(stack: Stack, limit_s: float = 180) -> float:
+    """Wait until the worker has taken every queued task (the seed's 500 match starts leave
+    their follow-ups and "your turn" mails queued: a burst no steady state has), then 2 s more.
+    Returns the seconds waited."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit_s:
+        depth = subprocess.run(["redis-cli", "-p", str(stack.redis_port), "-n", "7", "llen", "celery"],
+                               capture_output=True, text=True).stdout.strip()
+        if depth in ("0", ""):
+            break
+        time.sleep(1)
+    time.sleep(2)
+    return round(time.monotonic() - t0, 1)
+
+
 def bench_moves(stack: Stack, p: dict, sustained: bool, prefix: str, floor: bool = False) -> dict:
     _, path = seed(stack, "matches", "--matches", str(p["matches"]), "--players", str(p["players"]),
                    "--prefix", prefix)
+    waited = quiesce(stack) if p.get("quiesce") else None
     common = ["--seed-file", str(path), "--base", stack.base_url, "--ws-base", stack.ws_base, "--via", p["via"],
               *(["--floor"] if floor else [])]
     if sustained:
-        return client("sustained", *common, "--duration", str(p["sustained_s"]))
-    return client("moves", *common, "--rate", p["rates"], "--duration", str(p["duration"]))
+        out = client("sustained", *common, "--duration", str(p["sustained_s"]))
+    else:
+        out = client("moves", *common, "--rate", p["rates"], "--duration", str(p["duration"]))
+    if waited is not None:
+        out["quiesce_s"] = waited
+    return out
 
 
 def against_floor(ours: dict, floor: dict) -> dict:
@@ -132,6 +152,12 @@ def main() -> None:
                     help="moves as HTTP POSTs (the API) or over the seat's websocket")
     ap.add_argument("--floor", action="store_true",
                     help="also run the bare move (bench/floor.py) on the same stack and report the ratios")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="for the stack's processes, e.g. GC_THRESHOLD=2000,20,50 or GC_STATS_DIR=var/gc")
+    ap.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's nice level")
+    ap.add_argument("--worker-concurrency", type=int, default=2)
+    ap.add_argument("--quiesce", action="store_true",
+                    help="after seeding, wait until the worker's queue is empty before measuring")
     ap.add_argument("--out")
     args = ap.parse_args()
     p = dict(SMOKE if args.smoke else FULL)
@@ -140,13 +166,17 @@ def main() -> None:
             p[key] = getattr(args, key)
     if args.duration is not None:
         p["sustained_s"] = args.duration
+    p["quiesce"] = args.quiesce
     RESULTS.mkdir(parents=True, exist_ok=True)
+    extra_env = dict(kv.split("=", 1) for kv in args.env)
     report = {"what": args.what, "smoke": args.smoke, "params": p, "workers": args.workers, "server": args.server,
+              "env": extra_env, "worker_nice": args.worker_nice, "worker_concurrency": args.worker_concurrency,
               "machine": machine(), "runs": []}
     whats = ["moves", "sustained", "idle", "lists"] if args.what == "all" else [args.what]
-    with Stack(workers=args.workers, server=args.server, ws_workers=args.ws_workers, http_port=args.http_port,
-               pg_port=args.pg_port,
-               redis_port=args.redis_port) as stack:
+    stack = Stack(workers=args.workers, server=args.server, ws_workers=args.ws_workers, http_port=args.http_port,
+                  pg_port=args.pg_port, redis_port=args.redis_port, extra_env=extra_env)
+    stack.worker_nice, stack.worker_concurrency = args.worker_nice, args.worker_concurrency
+    with stack:
         for run in range(args.runs):
             result = {}
             for what in whats:

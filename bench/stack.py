@@ -76,9 +76,13 @@ class Stack:
                     "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame",
                     "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
                     "BENCH_FLOOR": "1",  # bench/floor.py: the bare move, for comparison
+                    # every simulated client comes from 127.0.0.1 (matches/socketcaps.py)
+                    "ANONYMOUS_SOCKETS_PER_ADDRESS": "100000", "SOCKETS_PER_USER": "100000",
                     # a production refuses to start without one (config/secretkey.py)
                     "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(64),
                     **(extra_env or {})}
+        self.worker_nice = 0  # the worker's nice level (the steady tail: its bursts share the cores)
+        self.worker_concurrency = 2
         self.worker_queues = "celery"  # e.g. "celery,notifications": also send mail (bench/chaos.py)
         self.with_beat = False  # Celery beat as production runs it (sweeps, flushes): bench/chaos.py
 
@@ -227,8 +231,10 @@ class Stack:
     def migrate(self) -> None:
         self.manage("migrate", "--noinput", "-v", "0")
 
-    def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
-        return self._spawn("worker", [PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
+    def start_worker(self, concurrency: int | None = None) -> subprocess.Popen:
+        concurrency = concurrency or self.worker_concurrency
+        nice = ["nice", "-n", str(self.worker_nice)] if self.worker_nice else []
+        return self._spawn("worker", [*nice, PY, "-m", "celery", "-A", "config", "worker", "-l", "warning",
                                       "-c", str(concurrency), "--without-gossip", "--without-mingle",
                                       "-Q", self.worker_queues,
                                       "-n", f"bench-{os.getpid()}@%h"])

@@ -21,8 +21,13 @@ their pairings are measured (the peer's pairing is not played):
 - bye: to the lowest-ranked player without a bye ("lowest"), or to somebody else, or a
   second bye;
 - "worse": rounds in which ours had a larger |Δ points| than the peer, and rounds in which it
-  had more floaters (with equal |Δ points|); in odd fields the two pair different players
-  (the peer chooses its own bye), so those rounds are listed apart.
+  had more floaters (with equal |Δ points|); "more floaters" counts rounds with more floaters
+  at any |Δ points| (ours may float more to save |Δ points|, which comes first).
+
+Odd fields: both pair the same players. The bye is the seed's rule (the lowest-ranked player
+without one; ours), so the peer gets the field without our bye's receiver; left to itself it
+prices the bye into its matching and gives it to somebody else in about half the rounds,
+which made earlier comparisons pair different players.
 """
 from __future__ import annotations
 
@@ -51,8 +56,10 @@ except ImportError:  # pragma: no cover - the peer is optional
 SCHEME = get_scheme("eiserner_thron")
 
 
-def peer_pairing(active, rounds, seed):
-    """swisspair's pairing of the same state: players ranked by our standings."""
+def peer_pairing(active, rounds, seed, bye=()):
+    """swisspair's pairing of the same state: players ranked by our standings; ``bye``: the
+    players our pairer gave the bye (left out, so that both pair the same players)."""
+    active = [p for p in active if p not in set(bye)]
     t = tally(rounds, SCHEME, active)
     met = met_sets(rounds)
     rows = [r for r in standings(active, rounds, scheme=SCHEME, seed=seed) if r.user in set(active)]
@@ -110,7 +117,7 @@ def run(sizes, seeds):
         tot = {w: dict.fromkeys(keys, 0) for w in ("ours", "swisspair")}
         secs = {"ours": 0.0, "swisspair": 0.0}
         measured = failed = 0
-        worse = {"dpts": 0, "floaters": 0, "better_dpts": 0}
+        worse = {"dpts": 0, "floaters": 0, "better_dpts": 0, "more_floaters": 0}
         for seed in range(seeds):
             rng = Rng(seed)
             players = list(range(1, n + 1))
@@ -125,16 +132,17 @@ def run(sizes, seeds):
                         tot["ours"][k] = max(tot["ours"][k], v) if k == "widest" else tot["ours"][k] + v
                     t0 = time.perf_counter()
                     try:
-                        tables, byes = peer_pairing(players, rounds, seed)
+                        tables, byes = peer_pairing(players, rounds, seed, ours.byes)
                     except Exception:  # the peer refuses when no rematch-free pairing exists
                         failed += 1
                     else:
                         secs["swisspair"] += time.perf_counter() - t0
                         mo = measure(ours.tables, ours.byes, players, rounds, seed)
-                        mp = measure(tables, byes, players, rounds, seed)
+                        mp = measure(tables, list(ours.byes) + list(byes), players, rounds, seed)
                         worse["dpts"] += mo["dpts"] > mp["dpts"]
                         worse["better_dpts"] += mo["dpts"] < mp["dpts"]
                         worse["floaters"] += mo["dpts"] == mp["dpts"] and mo["floaters"] > mp["floaters"]
+                        worse["more_floaters"] += mo["floaters"] > mp["floaters"]
                         for k, v in mp.items():
                             tot["swisspair"][k] = (max(tot["swisspair"][k], v) if k == "widest"
                                                    else tot["swisspair"][k] + v)
@@ -147,7 +155,7 @@ def run(sizes, seeds):
                   f"{x['over']:>4} {float(x['dpts']):>7.0f} | {x['bye_lowest']:>7} {x['bye_other']:>5} "
                   f"{x['bye_second']:>3} | {ms:>8.2f}" + (f"  ({failed} rounds refused)" if who == "swisspair" and failed else ""))
         print(f"{n:>4} rounds where ours is worse: |Δpts| {worse['dpts']}, floaters {worse['floaters']}; "
-              f"better |Δpts|: {worse['better_dpts']}")
+              f"better |Δpts|: {worse['better_dpts']}; more floaters at any |Δpts|: {worse['more_floaters']}")
 
 
 def timing(sizes, peer=True):
@@ -164,7 +172,7 @@ def timing(sizes, peer=True):
                 try:
                     if not peer:
                         raise RuntimeError("not timed")
-                    peer_pairing(players, rounds, 1)
+                    peer_pairing(players, rounds, 1, p.byes)
                     peer_s.append(time.perf_counter() - t0)
                 except Exception:
                     pass

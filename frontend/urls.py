@@ -2,12 +2,16 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from . import days, rematch_views, views
+from . import chat_lines, days, legal_views, rematch_views, views, welcome
 
 urlpatterns = [
     # Pages link their icons; browsers still ask /favicon.ico for anything else (API, JSON).
     path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.ico"), permanent=True)),
-    path("", views.home, name="home"),
+    path("", welcome.home, name="home"),
+    path("help/", welcome.help_page, name="help"),
+    path("privacy/", legal_views.legal_page, {"page": "privacy"}, name="privacy"),
+    path("imprint/", legal_views.legal_page, {"page": "imprint"}, name="imprint"),
+    path("terms/", legal_views.legal_page, {"page": "terms"}, name="terms"),
     path("lobby/", views.lobby_page, name="lobby"),
     path("invitations/new/", views.invitation_new, name="invitation-new"),
     path("invitations/new/<slug:game>/", views.invitation_new, name="invitation-new-game"),
@@ -30,6 +34,7 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", rematch_views.match_rematch, name="match-rematch"),
     path("substitutes/<int:pk>/", rematch_views.substitute_page, name="substitute"),
     path("matches/<int:pk>/chat/read/", days.match_chat_read, name="match-chat-read"),
+    path("matches/<int:pk>/chat/lines/", chat_lines.match_chat_lines, name="match-chat-lines"),
     path("matches/<int:pk>/notes/", days.match_notes, name="match-notes"),
     path("matches/<int:pk>/notify/", days.match_notify, name="match-notify"),
 ]

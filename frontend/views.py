@@ -16,6 +16,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -29,7 +30,8 @@ from matches import chat, orders as match_orders, presenters, queries as match_q
 from matches.errors import MatchError, NoSuchMatch
 from matches.models import LogEntry, Match, Seat
 
-from . import days, table_orders
+from . import days, live_lists, table_orders
+from .table_extras import table_extras
 from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
 from .rules import RULES, rules_template
 
@@ -72,7 +74,11 @@ def lobby_page(request):
     offers = [{"offer": o, "game_name": game_name(o.match.game, lang),
                "players": [s.name for s in o.match.seats.all() if s.seat != o.seat]}
               for o in open_offers(request.user)[:LOBBY_PAGE_SIZE]]
-    return render(request, "frontend/lobby.html", {"form": form, "rows": rows, "games": games, "offers": offers})
+    part = {"rows": rows, "offers": offers}
+    if live_lists.is_poll(request):
+        return live_lists.answer_poll(request, "frontend/lobby_list.html", part)
+    live_part = mark_safe(live_lists.render_part(request, "frontend/lobby_list.html", part)[0])
+    return render(request, "frontend/lobby.html", {"form": form, "games": games, "live_part": live_part})
 
 
 def _option_labels(invitation: Invitation, lang: str) -> list[str]:
@@ -227,9 +233,12 @@ def my_games(request):
     waiting = list(lobby_queries.open_invitations(request.user).filter(entries__user=request.user)[:50])
     invited = [{"inv": i, "game_name": game_name(i.game, lang), "options": _option_labels(i, lang)}
                for i in lobby_queries.invited_to(request.user)[:50]]
-    return render(request, "frontend/my_games.html", {
-        "rows": rows, "waiting": [{"inv": i, "game_name": game_name(i.game, lang)} for i in waiting],
-        "invited": invited})
+    part = {"rows": rows, "waiting": [{"inv": i, "game_name": game_name(i.game, lang)} for i in waiting],
+            "invited": invited}
+    if live_lists.is_poll(request):
+        return live_lists.answer_poll(request, "frontend/my_games_list.html", part)
+    live_part = mark_safe(live_lists.render_part(request, "frontend/my_games_list.html", part)[0])
+    return render(request, "frontend/my_games.html", {"live_part": live_part})
 
 
 def _next_game_order(user) -> str:
@@ -281,14 +290,20 @@ def _match_context(request, pk: int) -> dict:
     last = entries[-1] if entries else None
     can_undo = bool(seat and last and last.kind == LogEntry.Kind.ACTION and not last.undone
                     and last.seat == viewer and not last.reveals and match.status == Match.Status.ACTIVE)
+    # shown beside the disabled "Take back" (the same words the refusal in services.undo uses)
+    undo_reason = "" if can_undo else (
+        _("This move revealed hidden information or used chance; it cannot be taken back.")
+        if seat and last and last.kind == LogEntry.Kind.ACTION and last.seat == viewer and last.reveals
+        else _("Only your own last move can be taken back, and only before anyone else acts."))
     context = {
         "match": match, "seats": seats, "seat": viewer, "my_seat": seat, "view": view, "legal": legal,
         "lang": lang, "log": log, "names": names, "version": match.version, "can_undo": can_undo,
+        "undo_reason": undo_reason,
         "act_url": reverse("match-act", args=[match.pk]), "plugin": plugin,
         "board_template": plugin.board_template, "game_name": game_name(match.game, lang),
         "board_styles": plugin.board_styles, "board_styles_in_head": bool(plugin.board_styles),
         "rules_url": reverse("game-rules", args=[match.game]),
-        "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
+        "chat": list(match.chat.select_related("user").order_by("-pk")[:50])[::-1],
         "chat_form": ChatForm(),
         "placements": _placements(match, names),
         # a game-time limit (Der Orden's deadline_days) ends the match by the tie-break then
@@ -315,6 +330,7 @@ def _match_context(request, pk: int) -> dict:
     from .rematch_views import after_match_context  # rematch button, seats waiting for a substitute
 
     context.update(after_match_context(match, seats, seat))
+    context.update(table_extras(match, seat, legal, lang))  # feature apps' parts (the guide's hints)
     return context
 
 
@@ -549,7 +565,7 @@ def match_chat(request, pk: int):
         if not presenters.can_watch(match, my_seat):
             raise Http404("No such match")  # the chat of a private match is for its players only
         return render(request, "frontend/chat.html", {
-            "match": match, "chat": list(match.chat.select_related("user").order_by("-at")[:50])[::-1],
+            "match": match, "chat": list(match.chat.select_related("user").order_by("-pk")[:50])[::-1],
             "chat_form": ChatForm(initial={"text": request.POST.get("text", "")[:500]} if error else None),
             "chat_error": error, "my_seat": my_seat, "seats": seats})  # 200: htmx swaps no 4xx
     if error:
@@ -562,9 +578,3 @@ def _int(value):
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def home(request):
-    if request.user.is_authenticated:
-        return redirect("my-games")
-    return redirect("lobby")

@@ -16,6 +16,9 @@ os.environ.setdefault("PUSH_ALLOW_LOOPBACK", "1")
 # across test databases while the counters live on in Redis: the per-user quotas are tested
 # at their real values in tests/security/test_quotas.py, and high elsewhere (also in the
 # servers and workers the suite starts, which read the environment).
+# Links in mails name one fixed site (config/served.py would take whatever address a test
+# server was last reached on, a per-run port); the served-origin tests set SITE_URL="" themselves.
+os.environ.setdefault("SITE_URL", "http://127.0.0.1:8000")
 os.environ.setdefault("RATE_LIMITS", "invitation-user=100000,chat-user=100000,tournament-user=100000,"
                                      "deck-user=100000")
 
@@ -38,6 +41,30 @@ def _no_dns(request, monkeypatch):
 
     monkeypatch.setattr(pushguard, "resolve", stub)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _confirmed_addresses(request):
+    """Users made in tests have confirmed their e-mail address (as most real users have), so
+    the notification tests get their mail. Tests of the confirmation itself (tests/accounts/)
+    are marked ``unconfirmed_mail`` and see new addresses as unconfirmed, as the site does."""
+    if not request.config.pluginmanager.has_plugin("django") or request.node.get_closest_marker("unconfirmed_mail"):
+        yield
+        return
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    def confirm(sender, instance, created, raw=False, **kwargs):
+        if created and not raw and instance.email:
+            from accounts.models import Profile
+
+            Profile.objects.filter(user=instance).update(verified_email=instance.email)
+            if "profile" in instance._state.fields_cache:
+                instance.profile.verified_email = instance.email
+
+    post_save.connect(confirm, sender=get_user_model(), dispatch_uid="tests-confirmed-addresses")
+    yield
+    post_save.disconnect(sender=get_user_model(), dispatch_uid="tests-confirmed-addresses")
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from functools import lru_cache
 from games.base import IllegalAction
 from games.textnum import is_small_int
 
-from .rules import CIDX, COLOURS, PAIRS
+from .rules import CIDX, COLOURS, FIRST_ROUND_MIN_VALUE, NOT_YOUR_TURN, PAIRS
 
 HEX = {"blue": "#2f6fd6", "green": "#2c9a4b", "grey": "#8c8c8c", "orange": "#ef7d1a", "yellow": "#efcf2a"}
 # (singular, plural) per language; seed's German names, English edition's names
@@ -20,7 +20,9 @@ NAMES = {
 }
 COLOUR_WORD = {"de": {"blue": "blau", "green": "grün", "grey": "grau", "orange": "orange", "yellow": "gelb"},
                "en": {c: c for c in COLOURS}}
-SEAT_HEX = ("#7d3c98", "#f4f1ea", "#c0392b", "#1f2a36")
+# Seat colours: each must show on the page's light background (fame bars, seals, pots), and
+# none may look like an ingredient's colour.
+SEAT_HEX = ("#7d3c98", "#0f7c8c", "#c0392b", "#1f2a36")
 ROMAN = ("I", "II", "III", "IV", "V")
 
 
@@ -218,6 +220,14 @@ TEXT = {
         "help_forbidden": "Verboten: die Nebenprodukte dieses Kessels, mehr als zwei gleiche Ingredienzien und eine Rezeptur, die schon im Kompendium steht.",
         "help_tribute": "Tribut: Du bezahlst die Rezeptur; die gewählte Ingredienz erhält der Urheber, der Rest kommt aus dem Spiel.",
         "help_pass": "Passen: 1 Ingredienz aus dem offenen Vorrat nehmen oder 2 aus dem Beutel ziehen.",
+        "waiting_for": "Warte auf den Zug von", "copy_short": "Kopieren", "design_short": "Entwerfen",
+        "why_own": "Die eigene Rezeptur kann nicht kopiert werden.",
+        "why_lack": "Dir fehlt:", "why_no_seals": "Keine Siegelsteine mehr: du kannst nicht entwerfen.",
+        "why_no_recipe": "Keine erlaubte Rezeptur aus deinen Ingredienzien (ohne die Nebenprodukte, höchstens 2 gleiche, keine schon vorhandene).",
+        "why_first_round": "Erste Runde zu zweit: nur ein Entwurf mit Wert mindestens 5.",
+        "why_no_tile": "Kein freies Ruhmesplättchen mehr.",
+        "why_empty_reserve": "Im Vorrat aufgebraucht.", "why_empty_bag": "Der Beutel ist leer.",
+        "why_pass_needs_take": "Nur wenn Vorrat und Beutel leer sind.",
     },
     "en": {
         "compendium": "Compendium", "cauldron": "Cauldron", "byproducts": "By-products",
@@ -240,6 +250,14 @@ TEXT = {
         "help_forbidden": "Forbidden: this cauldron's by-products, more than two of one ingredient, and a recipe already in the compendium.",
         "help_tribute": "Tribute: you pay the recipe; the ingredient you pick goes to its designer, the rest leaves the game.",
         "help_pass": "Pass: take 1 ingredient from the reserve or draw 2 from the bag.",
+        "waiting_for": "Waiting for the move of", "copy_short": "Copy", "design_short": "Design",
+        "why_own": "You cannot copy your own recipe.",
+        "why_lack": "You lack:", "why_no_seals": "No seals left: you cannot design.",
+        "why_no_recipe": "No allowed recipe from your ingredients (not the by-products, at most 2 of a kind, none already in the compendium).",
+        "why_first_round": "Two players, first round: only a design worth at least 5.",
+        "why_no_tile": "No free value tile left.",
+        "why_empty_reserve": "None left in the reserve.", "why_empty_bag": "The bag is empty.",
+        "why_pass_needs_take": "Only when reserve and bag are empty.",
     },
 }
 
@@ -300,12 +318,15 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
         seats.append(row)
         if s["seat"] == seat:
             me = row
+    why = _Reasons(view, seat, legal, lang, designs, copies)
     cauldrons = []
     for c in view["cauldrons"]:
         idx = c["index"]
         d = designs.get(idx)
         owner = c["owner"]
         cauldrons.append({
+            "why_no_design": why.design(c) if c["owner"] is None and idx not in designs else None,
+            "why_no_copy": why.copy(c) if c["owner"] is not None and idx not in copies else None,
             "index": idx, "number": idx + 1,
             "byproducts": [_chip(b, lang) for b in c["byproducts"]],
             "recipe_cubes": _cubes(c["recipe"], lang) if c["recipe"] else [],
@@ -343,10 +364,73 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
         "tiles": [{"value": v, "free": v in view["value_tiles"]} for v in range(1, 11)],
         "cauldrons": cauldrons, "seats": seats, "me": me,
         "takes": takes, "can_draw": can_draw, "bare_pass": bare,
+        "pass_row": why.passes(takes, can_draw), "turn_reason": why.turn,
+        "mover": view["to_move"][0] if view["to_move"] else None,
         "can_pass": bool(takes or can_draw or bare),
         "first_round_rule": view["players"] == 2 and view["round"] == 1 and not view["finished"],
         "final": final,
     }}
+
+
+class _Reasons:
+    """Why a move a player would look for is not offered (shown beside it, disabled), worked out
+    from the seat's view with the rules' own numbers. None: offered, or no move to explain."""
+
+    def __init__(self, view, seat, legal, lang, designs, copies):
+        self.t = TEXT[lang]
+        self.lang = lang
+        self.view = view
+        seats = view["seats"]
+        self.me = seats[seat] if seat is not None and 0 <= seat < len(seats) else None
+        self.seat = seat
+        self.active = self.me is not None and not view["finished"]
+        self.turn = (NOT_YOUR_TURN[1] if lang == "de" else NOT_YOUR_TURN[0]) if self.active and not legal else None
+        self.first_round = view["players"] == 2 and view["round"] == 1
+
+    def design(self, c):
+        if not self.active:
+            return None
+        if self.turn:
+            return self.turn
+        if self.me["seals"] <= 0:
+            return self.t["why_no_seals"]
+        if not self.view["value_tiles"]:
+            return self.t["why_no_tile"]
+        if self.first_round and max(self.view["value_tiles"]) < FIRST_ROUND_MIN_VALUE:
+            return self.t["why_first_round"]
+        return self.t["why_no_recipe"]
+
+    def copy(self, c):
+        if not self.active:
+            return None
+        if c["owner"] == self.seat:
+            return self.t["why_own"]
+        if self.turn:
+            return self.turn
+        if self.first_round:
+            return self.t["why_first_round"]
+        have = self.me["ingredients"] or {}
+        lack = {k: n - have.get(k, 0) for k, n in c["recipe"].items() if n > have.get(k, 0)}
+        if lack:
+            return f"{self.t['why_lack']} {count_text(lack, self.lang)}"
+        return None
+
+    def passes(self, takes, can_draw):
+        """The pass row: every take and the draw, offered (``ok``) or with its reason, so the
+        row keeps its shape whether or not it is this seat's turn."""
+        if not self.active:
+            return []
+        offered = {k["key"] for k in takes}
+        row = []
+        for colour in COLOURS:
+            n = self.view["reserve"][colour]
+            reason = "" if colour in offered else (self.turn or (
+                self.t["why_first_round"] if self.first_round else None) or self.t["why_empty_reserve"])
+            row.append({**_chip(colour, self.lang, n), "ok": colour in offered, "why": reason})
+        reason = "" if can_draw else (self.turn or (
+            self.t["why_first_round"] if self.first_round else None) or self.t["why_empty_bag"])
+        row.append({"key": "", "draw": True, "ok": can_draw, "why": reason})
+        return row
 
 
 # -- what the last move changed ----------------------------------------------------------------

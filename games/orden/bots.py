@@ -18,8 +18,22 @@ def random_bot(state, seat, rng):
 
 # -- heuristic ----------------------------------------------------------------------------
 
+_WANTS = {}  # (rank, the Pfad's top three card numbers) → _wants: card data only, so it is kept
+
+
 def _wants(state, s) -> tuple[dict, set]:
     """Property weights and TYPEs the next ascents ask for (current rank card first)."""
+    pf = state["p"][s]["pfad"]
+    k = (R.rank(state, s), tuple(state["ci"][i] for i in pf[:3]))
+    if k not in _WANTS:
+        if len(_WANTS) > 4096:
+            _WANTS.clear()
+        _WANTS[k] = _wants_now(state, s)
+    w, types = _WANTS[k]
+    return dict(w), set(types)
+
+
+def _wants_now(state, s) -> tuple[dict, set]:
     w = {p: 0.2 for p in PLAIN}
     w["S"] = 0.1
     types = set()

@@ -5,6 +5,10 @@ from __future__ import annotations
 from games.orden.catalog import cardset
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 
+# the data version of new matches and decks (effects.V: the engine's rules version; cards
+# carry the versions they belong to, schema.Card.since/until)
+CURRENT = 3
+
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
 # even give the starting hand (with 0 cards a player could only end turns, forever).
@@ -17,76 +21,116 @@ class DeckError(ValueError):
         self.en, self.de = en, de
 
 
-def _pfad(path: str, plus6=False, plus9=False) -> list:
+def _pfad(path: str, plus6=False, plus9=False, v=CURRENT) -> list:
     cs = cardset().cards.values()
     out = []
     for label in sorted(RANKS, key=RANKS.get):
         if (label == "VI+" and not plus6) or (label == "IX+" and not plus9):
             continue
-        cands = [c for c in cs if c.kind == "rank" and c.rank == label and c.path in (None, path)]
+        cands = [c for c in cs if c.kind == "rank" and c.rank == label and c.path in (None, path) and c.in_version(v)]
         out.append(min(cands, key=lambda c: c.no).no)
     return out
 
 
-def _cards(counts: dict) -> list:
-    by_name = cardset().by_name
-    return [by_name[name][0].no for name, n in counts.items() for _ in range(n)]
+def current_no(name: str, v=CURRENT) -> int:
+    """The number of the version of the card named ``name`` that belongs to data version ``v``."""
+    return next(c.no for c in cardset().by_name[name] if c.in_version(v))
 
 
-# What every starter shares: the Orden's T cards for ranks 0–III (with the seed's opening
+def _cards(counts: dict, v=CURRENT) -> list:
+    return [current_no(name, v) for name, n in counts.items() for _ in range(n)]
+
+
+# Data versions 1 and 2 (matches set up before engine version 3 replay with these).
+# What every starter shared: the Orden's T cards for ranks 0–III (with the seed's opening
 # Einladung → Das Versprechen), E and S for VII–X, and the interaction every path meets.
-_COMMON = {"Einladung": 1, "Das Versprechen": 1, "Gehorsam": 3, "Demut": 3, "Treueschwur": 2,
+_COMMON_V2 = {"Einladung": 1, "Das Versprechen": 1, "Gehorsam": 3, "Demut": 3, "Treueschwur": 2,
            "Der Beginn des Weges": 2, "Eifer": 1, "Talent": 1, "Triumvirat": 1, "Mysterium des Lichts": 1,
            "Mysterium der Flamme": 1, "Gebet": 3, "Vision": 2, "Gnade": 2, "Erlösung": 1,
            "Einspruch": 1, "Wachsamkeit": 1, "Ordensregel": 1, "Intrige": 1}
 
-STARTER_CARDS = {
+STARTER_CARDS_V2 = {
     # Schwert: a big Auslage of K (the MENTOR doubles it) wins contests and sieges
-    "schwert": {**_COMMON, "Mentor Michael": 1, "Anwerber Alfred": 1, "Kraft": 4,
+    "schwert": {**_COMMON_V2, "Mentor Michael": 1, "Anwerber Alfred": 1, "Kraft": 4,
                 "Mächtige Statur": 4, "Waffenübung": 3, "Ruf zu den Waffen": 1, "Turnier": 1,
                 "Kampfgefährte": 2, "Belagerung": 1, "Burg Falkenstein": 1},
     # Hammer: trade cards for the right one, build on a BURG, levy tolls
-    "hammer": {**_COMMON, "Meisterin Hedwig": 1, "Zunftmeister Konrad": 1, "Silberling": 5,
+    "hammer": {**_COMMON_V2, "Meisterin Hedwig": 1, "Zunftmeister Konrad": 1, "Silberling": 5,
                "Goldbarren": 4, "Werkzeug": 2, "Auftrag": 1, "Das Fundament": 1,
                "Zunftbrief": 1, "Zoll": 2, "Burg Eisenfels": 1},
     # Buch: recall from the Ablage, draw, argue other players' actions away
+    "buch": {**_COMMON_V2, "Bibliothekarin Berta": 1, "Magister Gregor": 1, "Schriftrolle": 5,
+             "Foliant": 4, "Studium": 2, "Recherche": 1, "Hörsaal": 1, "Gelehrsamkeit": 1,
+             "Disputation": 2, "Klosterburg": 1},
+}
+
+# Data version 3 (the second base set, issue 24.2). What every starter shares: the Orden's T
+# cards for ranks 0–III (with the seed's opening Einladung → Das Versprechen), E and S for
+# VII–X, and the interaction every path meets.
+_COMMON = {"Einladung": 1, "Das Versprechen": 1, "Gehorsam": 3, "Demut": 3, "Treueschwur": 2,
+           "Der Beginn des Weges": 2, "Eifer": 1, "Talent": 2, "Mysterium des Lichts": 1,
+           "Mysterium der Flamme": 1, "Gebet": 3, "Vision": 2, "Gnade": 2, "Erlösung": 1,
+           "Einspruch": 1, "Wachsamkeit": 1, "Ordensregel": 1, "Intrige": 1}
+
+STARTER_CARDS = {
+    # Schwert: more K on display than anyone (the MENTOR doubles it) wins contests: tilts,
+    # sieges, a rival's ascent barred by a call to arms
+    "schwert": {**_COMMON, "Mentor Michael": 1, "Anwerber Alfred": 1, "Kraft": 4,
+                "Mächtige Statur": 4, "Waffenübung": 3, "Ruf zu den Waffen": 1, "Turnier": 1,
+                "Kampfgefährte": 2, "Belagerung": 1, "Burg Falkenstein": 1},
+    # Hammer: wealth spent from the hand, trade a card for the right one, build on a BURG, tithe, bribe
+    "hammer": {**_COMMON, "Meisterin Hedwig": 1, "Zunftmeister Konrad": 1, "Silberling": 5,
+               "Goldbarren": 4, "Werkzeug": 2, "Auftrag": 1, "Das Fundament": 1,
+               "Zunftbrief": 1, "Der Zehnt": 1, "Bestechung": 1, "Burg Eisenfels": 1},
+    # Buch: gather knowledge, recall from the Ablage, argue other players' actions away
     "buch": {**_COMMON, "Bibliothekarin Berta": 1, "Magister Gregor": 1, "Schriftrolle": 5,
              "Foliant": 4, "Studium": 2, "Recherche": 1, "Hörsaal": 1, "Gelehrsamkeit": 1,
              "Disputation": 2, "Klosterburg": 1},
 }
+
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
 
 
-def starter(path: str) -> dict:
+def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    return {"pfad": _pfad(path, plus6=True, plus9=True), "cards": sorted(_cards(STARTER_CARDS[path]))}
+    counts = (STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
+    return {"pfad": _pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 
 def starter_ids() -> list:
     return [f"starter:{p}" for p in STARTER_CARDS]
 
 
-def validate(deck: dict) -> dict:
-    """Raise DeckError unless ``deck`` follows the Pfad rules and the base-set counts."""
+def validate(deck: dict, v=CURRENT) -> dict:
+    """Raise DeckError unless ``deck`` follows the Pfad rules and the base-set counts; for the
+    current data version also unless it holds only current card versions (an older version's
+    set-up replays the deck it recorded, whatever its cards)."""
     cs = cardset().cards
     if not isinstance(deck, dict) or set(deck) != {"pfad", "cards"}:
-        raise DeckError("A deck has a Pfad and a Nachziehstapel.", "Ein Deck hat einen Pfad und einen Nachziehstapel.")
+        raise DeckError("A deck has a path and a draw pile.", "Ein Deck hat einen Pfad und einen Nachziehstapel.")
     pfad, cards = deck["pfad"], deck["cards"]
     for no in list(pfad) + list(cards):
         if isinstance(no, bool) or not isinstance(no, int) or no not in cs:
             raise DeckError(f"Unknown card {no!r}.", f"Unbekannte Karte {no!r}.")
+    for no in list(pfad) + list(cards) if v == CURRENT else ():
+        # new decks hold current card versions; a recorded match's deck (an older version's
+        # set-up, replayed) is taken as it was recorded
+        if not cs[no].in_version(v):
+            c = cs[no]
+            raise DeckError(f"“{c.name.en}” (card {no}) is an old version of the card; take the current one.",
+                            f"„{c.name.de}“ (Karte {no}) ist eine alte Version der Karte; nimm die aktuelle.")
     labels = [cs[no].rank for no in pfad]
     if any(cs[no].kind != "rank" for no in pfad):
-        raise DeckError("Only rank cards belong in the Pfad.", "Nur Rangkarten gehören in den Pfad.")
+        raise DeckError("Only rank cards belong in the path.", "Nur Rangkarten gehören in den Pfad.")
     want = [r for r in sorted(RANKS, key=RANKS.get) if r not in OPTIONAL_RANKS or r in labels]
     if labels != want:
-        raise DeckError("The Pfad must hold every rank once, in order (VI+ and IX+ optional).",
+        raise DeckError("The path must hold every rank once, in order (VI+ and IX+ optional).",
                         "Der Pfad muss jeden Rang genau einmal in der richtigen Reihenfolge enthalten "
                         "(VI+ und IX+ dürfen fehlen).")
     if any(cs[no].kind != "deck" for no in cards):
-        raise DeckError("Rank cards belong only in the Pfad.", "Rangkarten gehören nur in den Pfad.")
+        raise DeckError("Rank cards belong only in the path.", "Rangkarten gehören nur in den Pfad.")
     for no in set(cards):
         if cards.count(no) > cs[no].count:
             c = cs[no]
@@ -95,12 +139,13 @@ def validate(deck: dict) -> dict:
     return {"pfad": list(pfad), "cards": sorted(cards)}
 
 
-def resolve(spec) -> dict:
-    """A starter id, ``{"pfad", "cards"}`` or a flat list of card numbers → a valid deck."""
+def resolve(spec, v=CURRENT) -> dict:
+    """A starter id, ``{"pfad", "cards"}`` or a flat list of card numbers → a valid deck (of
+    data version ``v``: a match set up under an older engine version resolves its own)."""
     if isinstance(spec, str):
         if not spec.startswith("starter:") or spec[8:] not in STARTER_CARDS:
             raise DeckError(f"Unknown deck {spec!r}.", f"Unbekanntes Deck {spec!r}.")
-        return starter(spec[8:])
+        return starter(spec[8:], v)
     if isinstance(spec, list):
         cs = cardset().cards
         known = [no for no in spec if isinstance(no, int) and not isinstance(no, bool) and no in cs]
@@ -108,7 +153,7 @@ def resolve(spec) -> dict:
             raise DeckError("Unknown card in the deck list.", "Unbekannte Karte in der Deckliste.")
         pfad = sorted((no for no in spec if cs[no].kind == "rank"), key=lambda no: cs[no].rank_value)
         spec = {"pfad": pfad, "cards": [no for no in spec if cs[no].kind == "deck"]}
-    return validate(spec)
+    return validate(spec, v)
 
 
 def playable(spec) -> dict:

@@ -10,8 +10,12 @@ from games.orden.scoring import league_points  # noqa: F401  (re-exported)
 from games.rng import Rng
 
 # "2": instance ids that say nothing about the draw order, the Ablage shuffled in as a state
-# (effects.V); matches set up under "1" keep their rules version (setup_version, state["v"])
-ENGINE_VERSION = "2"
+# (effects.V); matches set up under "1" keep their rules version (setup_version, state["v"]).
+# "3": the second base set (issue 24.2): changed cards are new card numbers, the old versions
+# stay in the catalog (schema.Card.until), and a match set up under "1" or "2" resolves its
+# starter decks and checks its decks with the cards of its own version (decks.resolve).
+ENGINE_VERSION = "3"
+assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
 META = GameMeta(
@@ -64,7 +68,7 @@ class OrdenEngine:
         rng = Rng(seed)
         ci, own, ps = [], [], []
         for s in range(players):
-            deck = decks.resolve((choices[s] or {}).get("deck", "starter:schwert"))
+            deck = decks.resolve((choices[s] or {}).get("deck", "starter:schwert"), v)
             pfad = []
             for no in deck["pfad"]:
                 pfad.append(len(ci))
@@ -128,6 +132,12 @@ class OrdenEngine:
             en, de = _REASONS.get(action["type"], ("That move is not possible now.",
                                                     "Dieser Zug ist jetzt nicht möglich."))
             raise IllegalAction(en, de)
+        return self.apply_legal(state, seat, action)
+
+    def apply_legal(self, state: dict, seat: int, action: dict) -> Step:
+        """``apply`` without the validation, for bots' simulations (the lookahead's playouts):
+        ``action`` must be one ``legal_actions(state, seat)`` just listed (checking it again
+        costs as much as listing it)."""
         ctx = E.Ctx(E.copy_state(state))
         ctx.actor = seat
         getattr(self, "_do_" + action["type"])(ctx, seat, action)

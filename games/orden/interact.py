@@ -11,14 +11,7 @@ from __future__ import annotations
 from games.orden import rules as R
 
 
-def prop_total(state, s, prop) -> int:
-    """How much of ``prop`` the Auslage of ``s`` delivers (best option per card, multipliers)."""
-    mult = R.multipliers(state, s)
-    total = 0
-    for iid in state["p"][s]["auslage"]:
-        opts = R.deliveries(state, s, R.card(state, iid), "auslage", mult)
-        total += max((o.get(prop, 0) for o in opts), default=0)
-    return total
+prop_total = R.prop_total  # the contest's measure (also the condition ``stronger``)
 
 
 def targets(state, s, verb) -> list:

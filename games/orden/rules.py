@@ -124,6 +124,11 @@ def holds1(state, s, cond, _depth=0) -> bool:
     if k == "behind":
         r = rank(state, s)
         return any(rank(state, o) > r for o in range(state["n"]) if o != s)
+    if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
+        if _depth > 2:
+            return False
+        mine = prop_total(state, s, cond.prop, _depth + 1)
+        return all(prop_total(state, o, cond.prop, _depth + 1) < mine for o in range(state["n"]) if o != s)
     if k == "possess_props":
         if _depth > 2:  # a delivery condition asking for properties: no recursion loops
             return False
@@ -131,6 +136,16 @@ def holds1(state, s, cond, _depth=0) -> bool:
         opts = [deliveries(state, s, C[ci[i]], "auslage", m, _depth + 1) for i in p["auslage"]]
         return covers([o for o in opts if o], dict(cond.props))
     raise ValueError(k)
+
+
+def prop_total(state, s, prop, _depth=0) -> int:
+    """How much of ``prop`` the Auslage of ``s`` delivers (best option per card, multipliers)."""
+    mult = multipliers(state, s, _depth)
+    total = 0
+    for iid in state["p"][s]["auslage"]:
+        opts = deliveries(state, s, C[state["ci"][iid]], "auslage", mult, _depth)
+        total += max((o.get(prop, 0) for o in opts), default=0)
+    return total
 
 
 _MEMO = None  # while legal() enumerates one unchanging state: statics per seat

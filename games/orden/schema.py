@@ -54,11 +54,12 @@ class Selector:
 
 @dataclass(frozen=True)
 class Condition:
-    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind
+    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | stronger
     rank: str | None = None
     select: Selector | None = None
     count: int = 1
     props: tuple = ()  # ((prop, n), ...)
+    prop: str | None = None  # stronger: the property compared
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,13 @@ class Card:
     abilities: tuple = ()
     flavor: Text = Text("", "")
     count: int = 1
+    #: the data versions (engine versions from 3 on, effects.V) this card version belongs to:
+    #: a changed card gets a new number, the old one stays (``until``) so old matches replay
+    since: int = 1
+    until: int | None = None
+
+    def in_version(self, v: int) -> bool:
+        return self.since <= v and (self.until is None or v <= self.until)
 
     @property
     def rank_value(self) -> float:
@@ -232,6 +240,8 @@ class _P:
             if v is not True:
                 self.fail(p, "expected true")
             return Condition(k)
+        if k == "stronger":  # your Auslage delivers more of the property than every opponent's
+            return Condition(k, prop=self.one_of(v, p, PLAIN))
         self.fail(p, "unknown condition")
 
     def conditions(self, v, path):
@@ -394,7 +404,7 @@ class _P:
 
 
 CARD_KEYS = ("no", "name", "kind", "wappen", "rank", "path", "type", "level", "liefert",
-             "rank_gate", "rules", "flavor", "count")
+             "rank_gate", "rules", "flavor", "count", "since", "until")
 
 
 def parse_card(d) -> Card:
@@ -434,10 +444,14 @@ def parse_card(d) -> Card:
     gate = P.one_of(d["rank_gate"], "rank_gate", tuple(RANKS)) if "rank_gate" in d else None
     abilities = tuple(P.ability(a, f"rules[{i}]") for i, a in enumerate(P._list(d, "rules", "card")))
     P.no_repeats(abilities)
+    since = P.posint(d.get("since", 1), "since")
+    until = P.posint(d["until"], "until") if "until" in d else None
+    if until is not None and until < since:
+        P.fail("until", "a card version cannot end before it begins")
     return Card(no=no, name=P.text(d["name"], "name"), kind=kind, wappen=wappen, rank=rank,
                 path=path, type=ctype, level=level, liefert=tuple(liefert), rank_gate=gate,
                 abilities=abilities, flavor=P.text(d["flavor"], "flavor"),
-                count=P.posint(d.get("count", 1), "count"))
+                count=P.posint(d.get("count", 1), "count"), since=since, until=until)
 
 
 @dataclass

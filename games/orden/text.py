@@ -107,6 +107,9 @@ def condition(c, lang) -> str:
         return f"Du mindestens {props(c.props, lang)} besitzt" if de else f"you own at least {props(c.props, lang)}"
     if k == "behind":
         return "ein Mitspieler einen höheren Rang hat als Du" if de else "an opponent ranks above you"
+    if k == "stronger":
+        return (f"Du mehr {c.prop} besitzt als jeder Mitspieler" if de
+                else f"you own more {c.prop} than every opponent")
     raise ValueError(k)
 
 

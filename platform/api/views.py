@@ -11,7 +11,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from api.schema import ARRAY_OF_OBJECTS
@@ -27,10 +26,7 @@ from matches.models import LogEntry, Match
 
 from .serializers import ActionSerializer, InvitationCreateSerializer, InvitationSerializer, JoinSerializer, \
     VersionSerializer
-
-
-class ActionThrottle(UserRateThrottle):
-    scope = "actions"
+from .throttles import ActionThrottle
 
 
 def _lang(request) -> str:

@@ -32,6 +32,13 @@ def _persistent_db_connections(**_):
         connections.settings[alias]["CONN_HEALTH_CHECKS"] = True
 
 
+@worker_process_init.connect
+def _tune_gc(**_):
+    from config.warmup import tune_gc
+
+    tune_gc()
+
+
 @task_prerun.connect
 def _drop_unusable_db_connections(sender=None, **_):
     """As Django does at the start of a request: close a connection that broke, is past its

@@ -1,7 +1,8 @@
 """Rate limits for the POSTs that need them, in one place: failed log-ins (password guessing;
-per address and per account, so a successful log-in never counts), sign-ups and password
-resets (mail bombing), and the game page's move forms (the JSON API's actions have DRF's
-"actions" throttle), and per user the making of things that fill shared pages (invitations,
+per address and per account, so a successful log-in never counts; the admin's log-in also
+locks one account from one address for 15 minutes after 5 failures), sign-ups and password
+resets (mail bombing), and the game page's move forms (the JSON API's actions have the
+"actions" throttle of api/throttles.py, counted with take() below), and per user the making of things that fill shared pages (invitations,
 chat lines, tournaments, decks). Fixed windows (a minute unless WINDOWS says otherwise) counted
 in the cache; with the cache down the
 limits are off rather than the site (config/cache.py fails open). Each request takes its
@@ -27,13 +28,14 @@ from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-DEFAULTS = {"login-ip": 20, "login-user": 10, "signup-ip": 20, "reset-ip": 10, "match-post": 600,
+DEFAULTS = {"login-ip": 20, "login-user": 10, "admin-login": 5, "signup-ip": 20, "reset-ip": 10, "match-post": 600,
             # Things that fill pages everyone reads (lobby, tournaments, a match's chat), and
             # decks: per user, counted when made (a refused form does not count).
             "invitation-user": 10, "chat-user": 20, "tournament-user": 5, "deck-user": 30}
 # Window length in seconds of the rules that do not count per minute.
-WINDOWS = {"invitation-user": 600, "tournament-user": 3600, "deck-user": 600}
-LOGIN = re.compile(r"^/(accounts/login|api/auth/token)/$")
+WINDOWS = {"admin-login": 900, "invitation-user": 600, "tournament-user": 3600, "deck-user": 600}
+LOGIN = re.compile(r"^/(accounts/login|api/auth/token|admin/login)/$")
+ADMIN_LOGIN = re.compile(r"^/admin/login/$")
 
 
 def _failed(response) -> bool:  # a log-in form shown again (200) or refused (400)
@@ -45,10 +47,6 @@ def _any(response) -> bool:
     return True
 
 
-def _created(response) -> bool:
-    return response.status_code in (301, 302)
-
-
 def _made(response) -> bool:  # the API's 201, or a page's redirect after a valid form
     return response.status_code in (201, 302, 303)
 
@@ -57,7 +55,10 @@ def _made(response) -> bool:  # the API's 201, or a page's redirect after a vali
 RULES = [
     ("login-ip", LOGIN, "ip", _failed),
     ("login-user", LOGIN, "username", _failed),
-    ("signup-ip", re.compile(r"^/accounts/signup/$"), "ip", _created),
+    # The admin's door: one account from one address, locked for the window (django-axes' rule).
+    ("admin-login", ADMIN_LOGIN, "username-ip", _failed),
+    # Every attempt counts: a refused form (a probe) costs as much as an account.
+    ("signup-ip", re.compile(r"^/accounts/signup/$"), "ip", _any),
     ("reset-ip", re.compile(r"^/accounts/password/reset/$"), "ip", _any),
     ("match-post", re.compile(r"^/matches/\d+/(act|undo|resign|chat)/$"), "user", _any),
     ("invitation-user", re.compile(r"^/(api/invitations|invitations/new(/[\w-]+)?|users/[^/]+/invite)/$"), "user",
@@ -115,9 +116,11 @@ def posted_username(request) -> str:
 def _ident(request, kind: str) -> str | None:
     if kind == "ip":
         return client_ip(request)
-    if kind == "username":
-        name = posted_username(request).strip().lower()
-        return name[:150] or None
+    if kind in ("username", "username-ip"):
+        name = posted_username(request).strip().lower()[:150]
+        if not name:
+            return None
+        return name if kind == "username" else f"{name}@{client_ip(request)}"
     user_id = _user_id(request)
     return f"u{user_id}" if user_id is not None else "ip" + client_ip(request)
 
@@ -143,7 +146,7 @@ def _key(rule: str, ident: str, window: int) -> str:
     return f"rl:{rule}:{ident}:{window}"
 
 
-def _take(key: str, seconds: int = 60) -> int:
+def take(key: str, seconds: int = 60) -> int:
     """Counts one request in ``key``'s window, atomically (cache.add + incr: Redis INCR, or the
     local-memory cache's lock), and returns the new count. Counting before the request runs
     is what makes the limit hold under concurrency: of 60 parallel attempts against a limit
@@ -183,7 +186,7 @@ class RateLimitMiddleware:
             window = int(now // seconds)
             key = _key(rule, ident, window)
             taken.append((key, counts))
-            if _take(key, seconds) > allowed[rule]:
+            if take(key, seconds) > allowed[rule]:
                 for other, _counts in taken[:-1]:
                     _give_back(other)  # refused: only the rule that refused keeps the count
                 return too_many(request, max(1, int((window + 1) * seconds - now)))

@@ -32,7 +32,21 @@ SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL",
                         sqlite_path=os.environ.get("SQLITE_PATH", str(ROOT / "var" / "db.sqlite3")))
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Links in mails and pushes. Unset: the address the site is served on (config/served.py).
+SITE_URL = os.environ.get("SITE_URL", "")
+# Who runs the site: the Impressum (§ 5 DDG), the privacy notice (Art. 13 GDPR) and the terms
+# name them (frontend/legal_views.py). An operator fills these in; each page names a required
+# one that is still empty.
+SITE_OPERATOR = {key: os.environ.get(f"SITE_OPERATOR_{key.upper()}", "") for key in (
+    "name",            # person or company
+    "address",         # postal address; "\n" or "|" separate lines
+    "email",
+    "phone",
+    "representative",  # responsible for the content (§ 18 Abs. 2 MStV), or the legal representative
+    "register",        # commercial register and number, if any
+    "vat_id",          # USt-IdNr., if any
+    "hosting",         # the hosting provider (processor, Art. 28 GDPR)
+)}
 
 INSTALLED_APPS = [
     "daphne",
@@ -68,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
+    "config.served.ServedOriginMiddleware",  # SITE_URL unset: links follow the served address
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -188,7 +203,10 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 else:
-    EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+    # The embedded default writes mails to files under var/mail/ (one per send), not the
+    # console: `make run` printed 37 demo mails (2,200 lines) before the site's address.
+    EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+    EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Spieltisch <noreply@localhost>")
 
 # --- auth, i18n ------------------------------------------------------------------------------
@@ -258,6 +276,11 @@ if SECURE_HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Websockets per server process (matches/socketcaps.py): one signed-in user's, and anonymous
+# ones from one address; the bench stack raises them (all its clients are 127.0.0.1).
+SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "40"))
+ANONYMOUS_SOCKETS_PER_ADDRESS = int(os.environ.get("ANONYMOUS_SOCKETS_PER_ADDRESS", "50"))
 
 # --- operations (platform/ops/, deploy/README.md) ---------------------------------------------
 # /metrics answers these addresses, or a request with "Authorization: Bearer <METRICS_TOKEN>".

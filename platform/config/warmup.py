@@ -1,5 +1,6 @@
 """Work a server process does once at start-up rather than in its first requests."""
 import gc
+import os
 
 
 def import_urls() -> None:
@@ -18,3 +19,15 @@ def freeze_heap() -> None:
     after a collection, at start-up (in each server process, after any fork)."""
     gc.collect()
     gc.freeze()
+    tune_gc()
+
+
+def tune_gc() -> None:
+    """``GC_THRESHOLD=a,b,c`` (gc.set_threshold) for this process, and the collector's pauses
+    recorded with ``GC_STATS_DIR`` (config/gcstats.py)."""
+    from config import gcstats
+
+    threshold = os.environ.get("GC_THRESHOLD")
+    if threshold:
+        gc.set_threshold(*(int(x) for x in threshold.split(",")))
+    gcstats.install()

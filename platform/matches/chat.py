@@ -29,15 +29,35 @@ def post(match_id: int, user, text: str) -> ChatMessage:
     from community.rules import assert_may_message  # the block list (platform/community)
 
     assert_may_message(user, match_id)
+    from django.apps import apps
+
+    if apps.is_installed("moderation"):
+        from moderation.rules import assert_may_chat  # a moderator's mute
+
+        assert_may_chat(user)
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, user=user, text=text)
         # One's own line is read: it never counts as unread for its writer.
         Seat.objects.filter(match_id=match_id, user=user).update(chat_read=message.pk)
-    payload = {"user": user.username, "text": text, "at": message.at}
+    # The id orders the lines and lets a page skip a line it already has (live.js).
+    payload = {"id": message.pk, "user": user.username, "text": text, "at": message.at}
     transaction.on_commit(lambda: live.publish_chat(match_id, payload, match.players, match.public))
     transaction.on_commit(lambda: chat_posted.send(sender=ChatMessage, match_id=match_id, message_id=message.pk,
                                                    user_id=user.pk, text=text))
     return message
+
+
+def last_id(match_id: int) -> int:
+    """The newest line's id (0 for none): a page that has fewer fetches the rest (``lines_after``)."""
+    return ChatMessage.objects.filter(match_id=match_id).aggregate(m=Max("pk"))["m"] or 0
+
+
+def lines_after(match_id: int, after: int, limit: int = 50) -> list[dict]:
+    """The lines after id ``after``, oldest first (at most ``limit``: a page that missed more
+    reloads the list). One query."""
+    rows = (ChatMessage.objects.filter(match_id=match_id, pk__gt=after).order_by("pk")
+            .values_list("pk", "user__username", "text")[:limit])
+    return [{"id": pk, "user": name, "text": text} for pk, name, text in rows]
 
 
 def mentioned(text: str) -> set[str]:

@@ -9,7 +9,8 @@ again. So a client that opens a socket may say ``{"type": "hello"}``; the answer
 those frames carry, read after the socket joined its groups:
 ``{"type": "state", "turns": 2, "unread": 5, "match": 7, "version": 12, "chat_unread": 1}``
 (``turns`` and ``unread`` for a signed-in user, ``unread`` only with the notifications app,
-``match`` and ``version`` on a match socket, ``chat_unread`` there for a signed-in user).
+``match``, ``version`` and ``chat_last`` (the newest chat line's id) on a match socket,
+``chat_unread`` there for a signed-in user).
 """
 import json
 
@@ -19,13 +20,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from ops import sockets
 
-from . import live, socketmoves
+from . import live, socketcaps, socketmoves
 
 # Messages whose handlers use no database connection of the consumer's sync thread: frames
 # are pre-rendered text, and socket moves run on their own threads and connections
 # (socketmoves.py). Channels would tidy that thread's connections before each of them, a hop
 # to the thread per frame — 17 % of the socket server's CPU under load (py-spy, issue 15).
-NO_DATABASE = frozenset({"match.frame", "websocket.receive"})
+NO_DATABASE = frozenset({"match.frame", "websocket.receive", "access.ended"})
 
 
 HELLO_RATE, HELLO_BURST = 0.2, 3  # per socket: a page asks once per (re)connect
@@ -63,12 +64,26 @@ def read_state(user_id: int | None, match_id: int | None) -> str:
             from .chat import unread_count
 
             frame["chat_unread"] = unread_count(match_id, get_user_model()(pk=user_id))
+        # The newest chat line: a page that missed a line while its socket was away fetches it.
+        from .chat import last_id
+
+        frame["chat_last"] = last_id(match_id)
     return json.dumps(frame)
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
     match_id = None  # set by a match socket
     counted = False  # in ops.sockets' count of this process's sockets
+    ended = False  # closed by accounts/access.py: frames and messages until the disconnect are dropped
+
+    slot = None  # this socket's place under socketcaps' per-user / per-address cap
+
+    async def websocket_connect(self, message):
+        self.slot = socketcaps.admit(self.scope)
+        if self.slot is None:  # too many sockets of this user (or anonymous ones of this address)
+            await self.close(code=4429)
+            return
+        await super().websocket_connect(message)
 
     async def accept(self, subprotocol=None, headers=None):
         await super().accept(subprotocol, headers)
@@ -76,7 +91,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.counted = True
             sockets.opened()
 
+    async def close(self, code=None, reason=None):
+        if not self.counted:  # refused at the handshake: no disconnect may follow
+            self._release()
+        await super().close(code, reason)
+
+    def _release(self):
+        slot, self.slot = self.slot, None
+        socketcaps.release(slot)
+
     async def websocket_disconnect(self, message):
+        self._release()
         if self.counted:
             self.counted = False
             sockets.closed()
@@ -89,7 +114,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def match_frame(self, event):  # a pre-rendered frame (matches.live) for this socket
-        await self.send(text_data=event["text"])
+        if not self.ended:
+            await self.send(text_data=event["text"])
+
+    async def access_ended(self, event):
+        """The user was deactivated (``session`` None) or logged out of the session this socket
+        was opened with (accounts/access.py): no more frames, no more moves."""
+        session = self.scope.get("session")
+        if event.get("session") is None or event["session"] == getattr(session, "session_key", None):
+            self.ended = True
+            await self.close(code=event.get("code", 4401))
 
     async def answer_hello(self) -> None:
         """Send the ``state`` frame (module docstring); a socket that asks too often gets nothing."""
@@ -144,6 +178,8 @@ class MatchConsumer(LiveConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.ended:
+            return
         if is_hello(text_data):
             await self.answer_hello()
             return
@@ -168,5 +204,5 @@ class UserConsumer(LiveConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if is_hello(text_data):  # (nothing else is expected from the client here)
+        if not self.ended and is_hello(text_data):  # (nothing else is expected from the client here)
             await self.answer_hello()

@@ -83,7 +83,8 @@ def send(batch: list[list]) -> None:
 
     try:
         # Broker down: give up after one quick retry and run the batch here (see services.announce_change).
-        announce_changes.apply_async((batch,), retry=True, retry_policy={
+        # sent_at: the worker publishes how long batches wait in the queue (progress.note_queue_wait)
+        announce_changes.apply_async((batch,), kwargs={"sent_at": time.time()}, retry=True, retry_policy={
             "max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1})
         return
     except Exception:

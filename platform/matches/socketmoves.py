@@ -37,6 +37,8 @@ from django.utils import translation
 
 from games import safejson
 
+from . import socketcaps
+from .buckets import BURST, RATE, Bucket  # noqa: F401  (per socket: moves per second, the burst allowed)
 from .errors import MatchError
 
 logger = logging.getLogger(__name__)
@@ -45,7 +47,6 @@ MAX_TEXT = 64 * 1024  # far beyond any action the games define
 MAX_WAITING = 128  # moves of this process accepted and not yet answered before new ones are refused
 # (under 1 s of work: a process answers ~150 socket moves/s, bench/cpu_split.py)
 RETRY_AFTER_S = 1
-RATE, BURST = 10.0, 20  # per socket: moves per second, and the burst allowed
 MOVE_THREADS = 4
 
 _waiting = 0  # this process's socket moves accepted and not yet answered
@@ -53,22 +54,6 @@ _waiting = 0  # this process's socket moves accepted and not yet answered
 
 def _reply(kind: str, ref, **fields) -> str:
     return json.dumps({"type": kind, "ref": ref, **fields})
-
-
-class Bucket:
-    """A token bucket per socket, in memory: no Redis round trip per move."""
-
-    def __init__(self, rate: float = RATE, burst: int = BURST):
-        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def parse(text: str | None) -> tuple[dict | None, object, str | None]:
@@ -100,7 +85,7 @@ async def handle(consumer, text: str | None) -> None:
         await consumer.send(text_data=_reply("refused", ref, status=403, error="not_seated",
                                              detail="Only a seated player can move."))
         return
-    if not consumer.bucket.take():
+    if not consumer.bucket.take() or not socketcaps.take_user_move(consumer.scope["user"].pk):
         await consumer.send(text_data=_reply("refused", ref, status=429, error="throttled",
                                              detail="Too many moves; wait a moment.", retry_after=RETRY_AFTER_S))
         return

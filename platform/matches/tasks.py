@@ -1,4 +1,5 @@
 import logging
+import time
 from datetime import timedelta
 
 from celery import Task, shared_task
@@ -76,9 +77,14 @@ def announce_change(match_id: int, version: int, status: str, to_move: list[int]
 
 
 @shared_task(acks_late=True)
-def announce_changes(batch: list[list]) -> int:
+def announce_changes(batch: list[list], sent_at: float | None = None) -> int:
     """The follow-ups of several committed changes (matches/followups.py), in order; each item
-    is announce_change's argument list. One failing change does not hold up the others."""
+    is announce_change's argument list. One failing change does not hold up the others.
+    ``sent_at`` (time.time() when the batch left; absent from older senders): how long it
+    waited in the queue, for the sweep (progress.note_queue_wait)."""
+    from . import progress
     from .services import send_changes
 
+    if sent_at is not None:
+        progress.note_queue_wait(time.time() - sent_at)
     return send_changes(batch)

@@ -21,4 +21,6 @@ PUSH_TTL = 24 * 3600
 
 
 def site_url() -> str:
-    return getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+    from config.served import site_url as served
+
+    return served()

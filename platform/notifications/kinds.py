@@ -22,6 +22,7 @@ KINDS = {  # kind: (label, default channels)
     "premove_dropped": (_("A queued move was no longer legal"), [PUSH]),
     "chat": (_("New chat lines in a game"), [EMAIL, PUSH]),
     "chat_mention": (_("Someone mentioned you in a game's chat"), [EMAIL, PUSH]),
+    "moderation_warning": (_("A moderator's warning"), [EMAIL]),  # moderation/services.py
 }
 
 # A seat's per-match setting (matches.models.NotifyLevel) -> the kinds it lets through
@@ -129,4 +130,10 @@ def text(kind: str, data: dict, lang: str) -> str:
                     f"{who} mentioned you in the chat of {game}: “{line}”")
         return (f"Neues im Chat von {game} – {who}: „{line}“" if de else
                 f"New in the chat of {game} – {who}: “{line}”")
+    if kind == "moderation_warning":
+        reason = data.get("reason") or ""
+        if de:
+            return "Verwarnung durch die Moderation" + (f": {reason}" if reason else "") + \
+                ". Bitte halte dich an die Nutzungsbedingungen."
+        return "A moderator warns you" + (f": {reason}" if reason else "") + ". Please keep to the terms of use."
     return data.get("text") or kind

@@ -21,12 +21,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts.verification import is_verified
+
 from . import conf, smtp
 from .kinds import KINDS, game_name, text
 from .models import Delivery, Digest
 from .services import local_time_text, unsubscribe_token, user_lang
 
 logger = logging.getLogger(__name__)
+UNCONFIRMED = "the address is not confirmed"
 
 
 class TemporaryFailure(Exception):
@@ -144,6 +147,10 @@ def send_delivery(delivery_id: int) -> str:
                 .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
     if delivery is None:
         return "skipped"  # sent already (a redelivered or re-enqueued task)
+    if not is_verified(delivery.notification.user):  # the address changed since it was written
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.FAILED, error=UNCONFIRMED)
+        return "unconfirmed"
 
     def claim() -> bool:
         return Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
@@ -191,6 +198,12 @@ def send_digest(digest_id: int) -> str:
             digest.status = Digest.Status.SENT
             digest.save(update_fields=["status"])
             return "empty"
+        if not is_verified(digest.user):
+            digest.status = Digest.Status.SENT
+            digest.save(update_fields=["status"])
+            Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).update(
+                status=Delivery.Status.FAILED, error=UNCONFIRMED)
+            return "unconfirmed"
 
         def mark_sent():
             now = timezone.now()

@@ -20,6 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.verification import is_verified
 from config import plainsql
 
 from . import conf
@@ -146,7 +147,7 @@ def _prepare(user, kind: str, context: dict, *, key: str, match_id: int | None, 
     wanted = channels_for(pref, kind)
     held = quiet_until(pref, user_tz(user), now)
     deliveries = []
-    if EMAIL in wanted and user.email:
+    if EMAIL in wanted and user.email and is_verified(user):  # never to an unconfirmed address
         status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
         deliveries.append(Delivery(channel=EMAIL, status=status, not_before=held))
     if PUSH in wanted:

@@ -57,6 +57,7 @@ def replay(request, pk: int):
         "names": names, "version": match.version, "plugin": plugin, "board_template": plugin.board_template,
         "act_url": reverse("match", args=[match.pk]), "game_name": _game_name(plugin, lang),
         "log": log, "step": index, "total": len(seqs), "upto": upto,
+        "current": log[-1] if index and log else None,  # the step's own move, named above the board
         "first": link(0), "prev": link(index - 1), "next": link(index + 1), "last": link(len(seqs)),
         "seat_choices": _seat_choices(match, seats, own), "seat_param": seat_param,
         "finished": match.status != Match.Status.ACTIVE,

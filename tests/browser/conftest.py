@@ -68,11 +68,13 @@ def live_site(transactional_db, celery_worker):
         env["SQLITE_PATH"] = str(connection.settings_dict["NAME"])
     if settings.REDIS_URL:
         env["REDIS_URL"] = settings.REDIS_URL
-    log = open(ROOT / "var" / "test-daphne.log", "w")
+    # One log per xdist worker: pass 1 of the suite runs on two.
+    log_name = f"test-daphne-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    log = open(ROOT / "var" / log_name, "w")
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "config.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded two-core box (CI runs two workers) starts slowly
     while True:
         try:
             urllib.request.urlopen(base + "/lobby/", timeout=1)
@@ -80,7 +82,7 @@ def live_site(transactional_db, celery_worker):
         except Exception:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                pytest.fail("daphne did not start; see var/test-daphne.log")
+                pytest.fail(f"daphne did not start; see var/{log_name}")
             time.sleep(0.2)
     yield base
     proc.terminate()

@@ -78,7 +78,7 @@ def test_main_pages_report_no_csp_violation(live_site, browser, django_user_mode
     assert matches[2].status == "active" and not matches[2].seats.filter(resigned=True).exists()
 
     # Swagger UI from the package: it renders, without violations.
-    page.goto(live_site + "/api/docs/")
+    page.goto(live_site + "/api/docs/swagger/")
     page.wait_for_selector(".swagger-ui .info", timeout=15000)
     assert not page.evaluate("window.__csp || []") and not console, console
     ctx.close()

@@ -85,6 +85,14 @@ def seed() -> dict:
                                         "game": "alchemist"}, key="fit-paired", match_id=ids["alchemist"])
     notify(owner, "invitation_joined", {"player": rival.username, "seats": "2/2", "game": "orden",
                                         "match": ids["orden"]}, key="fit-joined")
+    # A guided first match against the bot (issue 25): the table with the hints.
+    from guide.models import GuidedMatch
+
+    guided = matches.start_match(game="orden", entrants=[{"user": owner, "bot": "", "choices": {}},
+                                                         {"user": None, "bot": "heuristic", "choices": {}}],
+                                 options={}, public=False)
+    GuidedMatch.objects.create(match=guided, learner=owner)
+    ids["guided"] = guided.pk
     return {"owner": owner.username, "rival": rival.username, **ids}
 
 
@@ -107,7 +115,11 @@ def pages_of(d: dict) -> list[str]:
         f"/tournaments/{t}/register/", "/accounts/password/change/done/",
         "/rankings/", "/rankings/alchemist/", "/rankings/orden/", "/stats/", "/stats/alchemist/", "/stats/orden/",
         f"/substitutes/{d['offer']}/",
+        "/account/data/", "/privacy/", "/imprint/", "/terms/",  # issue 26: their data, the legal pages
+        f"/reports/new/?match={a}", f"/reports/new/?user={d['rival']}",
         "/no-such-page/",  # 404 inside the site's frame
+        "/help/", "/learn/", f"/matches/{d['guided']}/",  # a first visit (issue 25)
+        "/api/docs/",  # the API's documentation, a page of the site (api/docs_page.py)
     ]
     # Pages added later whose only parameter is the game (the rules pages, issue 12 item 3)
     # are opened for both games; any other page missing here fails test_every_page_is_listed.
@@ -118,22 +130,24 @@ def pages_of(d: dict) -> list[str]:
     return paths
 
 
-ANON_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
+ANON_PAGES = ["/", "/help/", "/learn/", "/api/docs/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", "/privacy/",
               "/accounts/password/reset/done/", "/accounts/password/reset/complete/", "/lobby/", "/no-such-page/"]
 # Routes that are no page of their own: form targets (POST), htmx fragments, files, redirects,
 # one-time links from mails.
 NOT_PAGES = {
     "favicon.ico", "sw.js", "accounts/logout/", "accounts/language/", "accounts/password/reset/<uidb64>/<token>/",
+    "accounts/email/confirm/<str:token>/", "accounts/email/resend/",  # (the mailed link; a POST target)
     "next-game/", "health/", "metrics",  # (operations: JSON and Prometheus text, platform/ops/)
     "invitations/<int:pk>/status/", "invitations/<int:pk>/seats/", "invitations/<int:pk>/<str:verb>/",
     "matches/<int:pk>/live/",
     "matches/<int:pk>/act/", "matches/<int:pk>/undo/", "matches/<int:pk>/resign/", "matches/<int:pk>/chat/",
-    "matches/<int:pk>/rematch/", "matches/<int:pk>/chat/read/", "matches/<int:pk>/notes/",
+    "matches/<int:pk>/rematch/", "matches/<int:pk>/chat/read/", "matches/<int:pk>/chat/lines/", "matches/<int:pk>/notes/",
     "matches/<int:pk>/notify/",  # (form targets of the table's drawers: matches/notes.py, seatprefs.py)
     "matches/<int:pk>/orders/queue/", "matches/<int:pk>/orders/cancel/", "matches/<int:pk>/orders/set/",
     "matches/<int:pk>/export.json", "notifications/<int:pk>/open/", "notifications/unsubscribe/<str:token>/",
     "users/<str:username>/<str:verb>/", "friends/<str:verb>/", "tournaments/<int:pk>/rounds/<int:n>/result/",
     "tournaments/<int:pk>/do/<str:verb>/", "orden/decks/copy/", "orden/decks/<int:pk>/delete/",
+    "learn/<slug:game>/",  # (starts a guided match: POST)
 }
 
 
@@ -183,6 +197,7 @@ def log_in(page, base, username):
     assert "/login/" not in page.url, page.inner_text("main")
 
 
+@pytest.mark.timeout(1800)  # every page of the site, twice (two widths) and in both languages
 def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(live_site, browser):
     d = db(seed)
     paths = db(lambda: pages_of(d))
@@ -201,6 +216,8 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(live_site, brows
             # The header's language switch (it stores the player's language in the profile).
             page.goto(live_site + "/lobby/")
             if page.locator("html").get_attribute("lang") != lang:
+                if page.locator("#menu-toggle").is_visible():  # a phone: the links are in the menu
+                    page.click("#menu-toggle")
                 with page.expect_navigation():
                     page.click("header form.lang button")
             assert page.locator("html").get_attribute("lang") == lang
@@ -224,7 +241,7 @@ def test_no_page_scrolls_sideways_and_axe_finds_nothing_serious(live_site, brows
 def test_every_page_is_listed():
     """A page added to the site must be added to pages_of (or to NOT_PAGES if it is none)."""
     fake = {"owner": "o", "rival": "r", "tournament": 1, "alchemist": 1, "orden": 2, "finished": 3,
-            "open_inv": 4, "alchemist_inv": 5, "deck": 6, "offer": 7}
+            "open_inv": 4, "alchemist_inv": 5, "deck": 6, "offer": 7, "guided": 8}
     covered = {resolve_route(p) for p in pages_of(fake) + ANON_PAGES}
     missing = [r.pattern for r in page_routes() if r.pattern not in covered]
     assert not missing, missing

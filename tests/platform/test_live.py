@@ -150,9 +150,9 @@ def test_a_socket_that_says_hello_catches_up_on_what_it_missed(make_user):
 
     answers = async_to_sync(scenario)()
     assert answers["seat"] == {"type": "state", "turns": 1, "unread": unread, "match": match.pk, "version": 1,
-                               "chat_unread": 0}
+                               "chat_unread": 0, "chat_last": 0}
     assert answers["me"] == {"type": "state", "turns": 1, "unread": unread}
-    assert answers["spectator"] == {"type": "state", "match": match.pk, "version": 1}
+    assert answers["spectator"] == {"type": "state", "match": match.pk, "version": 1, "chat_last": 0}
     assert answers["mover"]["turns"] == 0 and answers["mover"]["version"] == 1
 
 

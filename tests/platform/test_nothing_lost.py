@@ -126,3 +126,44 @@ def test_a_batch_receiver_that_fails_part_of_a_batch_owes_only_that_part(make_us
     clocks_name = "clocks.receivers.clocks_follow_matches"
     assert FollowUp.objects.get(match=first).owed == {}
     assert FollowUp.objects.get(match=second).owed == {clocks_name: second.version + 1}
+
+
+@pytest.mark.django_db
+def test_an_empty_batch_records_nothing_and_raises_nothing(caplog):
+    # The chaos soak's worker logged "syntax error at or near ON" from an empty batch's
+    # progress upsert (INSERT … VALUES  ON CONFLICT …).
+    assert progress.follow([]) == 0
+    assert "not recorded" not in caplog.text
+    assert FollowUp.objects.count() == 0
+
+
+@pytest.fixture
+def no_queue_wait():
+    from django.core.cache import cache
+
+    cache.delete(progress.QUEUE_WAIT_KEY)
+    yield
+    cache.delete(progress.QUEUE_WAIT_KEY)
+
+
+def test_the_sweep_leaves_a_follow_up_still_waiting_behind_a_busy_worker(make_user, settings, monkeypatch,
+                                                                        no_queue_wait):
+    # The chaos soak: 250 batches queued behind a slow worker (~20 s); the sweep took every
+    # match behind for more than LAG_S for lost and redid it alone, doubling the worker's work.
+    import time
+
+    from matches.tasks import announce_changes
+
+    settings.MATCH_FOLLOW_UP_IN_WORKER = True
+    a, b = make_user("a"), make_user("b")
+    match = start_minigame(a, b)
+    followups.flush()
+    monkeypatch.setattr(followups, "submit", lambda *args: None)  # its batch is somewhere in the queue
+    match.refresh_from_db()
+    services.submit_action(match.pk, to_move_user(match), {"type": "draw"}, match.version)
+    monkeypatch.undo()
+    assert announce_changes([], sent_at=time.time() - 90) == 0  # the worker took a batch 90 s old
+    assert 89 < progress.queue_wait() < 120
+    assert progress.sweep(now=later(60))["redone"] == 0  # 60 s behind: still on its way
+    assert progress.sweep(now=later(120))["redone"] == 1  # beyond LAG_S + the queue's wait: lost
+    assert progress.followup_backlog()["count"] == 0

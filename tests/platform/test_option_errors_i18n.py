@@ -49,7 +49,7 @@ def test_api_option_and_seat_choice_errors_follow_the_request_language(make_user
 
 @pytest.mark.parametrize("language, expected", [
     ("de", "Der Pfad muss jeden Rang genau einmal in der richtigen Reihenfolge enthalten"),
-    ("en", "The Pfad must hold every rank once, in order"),
+    ("en", "The path must hold every rank once, in order"),
 ])
 def test_join_page_shows_the_deck_refusal_in_the_users_language(make_user, language, expected):
     host, guest = make_user("host"), make_user("guest")

@@ -1,7 +1,7 @@
 """Issue 17, item 8: every page carries a Content-Security-Policy that allows scripts only from
 our own files (no 'unsafe-inline', no eval), and the pages have nothing the policy would block:
 no inline <script>, no on*= handlers, no javascript: URLs, no <style> elements (stylesheets are
-files). /api/docs/ loads Swagger UI from the installed package, not from a CDN.
+files). /api/docs/swagger/ loads Swagger UI from the installed package, not from a CDN.
 The browser companion, tests/browser/test_csp.py, loads the pages in chromium and listens for
 violations."""
 import re
@@ -65,12 +65,12 @@ def test_pages_have_nothing_the_policy_blocks(pages):
 
 
 def test_api_docs_come_from_the_package(client):
-    r = client.get("/api/docs/")
+    r = client.get("/api/docs/swagger/")
     assert r.status_code == 200
     html = r.content.decode()
     assert "cdn" not in html.lower() and "//unpkg" not in html and "jsdelivr" not in html
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
     assert not INLINE_SCRIPT.search(html) and "<style" not in html
-    init = client.get("/api/docs/?script=")
+    init = client.get("/api/docs/swagger/?script=")
     assert init.status_code == 200 and "SwaggerUIBundle" in init.content.decode()
     assert client.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js").status_code == 200

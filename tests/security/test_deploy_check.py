@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -42,6 +44,17 @@ def test_production_without_a_secret_key_refuses_to_start():
     """Real services with DEBUG off and no DJANGO_SECRET_KEY: no start on a key everyone can read."""
     env = bare_env(DATABASE_URL="postgres://postgres@127.0.0.1:5432/spieltisch_unused")
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr and "DJANGO_SECRET_KEY is not set" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("module", ["config.asgi", "config.wsgi"])
+def test_the_servers_refuse_to_start_without_a_secret_key(module):
+    """What uvicorn (`make ws`) and gunicorn (`make web`) load: the application itself refuses."""
+    env = bare_env(DATABASE_URL="postgres://postgres@127.0.0.1:5432/spieltisch_unused",
+                   DJANGO_SETTINGS_MODULE="config.settings")
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "ImproperlyConfigured" in done.stderr and "DJANGO_SECRET_KEY is not set" in done.stderr, done.stderr

@@ -153,3 +153,24 @@ def test_deep_json_in_a_form_field_is_a_400(orden):
 
             r = client.post(url, urlencode(data), content_type="application/x-www-form-urlencoded")
             assert r.status_code == 400 and set(r.json()) >= {"error", "detail"}, (url, r.content)
+
+
+def test_deep_json_in_an_admin_json_field_is_a_form_error(orden, django_user_model):
+    """The admin's forms for model JSONFields (Django's forms.JSONField): a 3,000-deep JSON text
+    was a RecursionError (500; the route fuzzer's deep JSON text found it). Now the field's
+    "Enter a valid JSON." and nothing stored; a shallow state still parses."""
+    from matches.models import Match
+
+    _client, match = orden
+    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-Secret-123")
+    client = Client()
+    client.force_login(admin)
+    before = Match.objects.count()
+    deep = "[" * 3000 + "]" * 3000
+    r = client.post("/admin/matches/match/add/", {"game": "orden", "state": deep, "options": deep, "to_move": "[]",
+                                                   "choices": "[]", "seed": "1", "players": "2"})
+    assert r.status_code == 200 and b"Enter a valid JSON" in r.content
+    assert Match.objects.count() == before
+    from django import forms
+
+    assert forms.JSONField().clean('{"a": [[1, 2], {"b": [3]}]}') == {"a": [[1, 2], {"b": [3]}]}

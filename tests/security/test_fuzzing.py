@@ -48,8 +48,11 @@ def _token(django_user_model):
 @schema.parametrize()
 @FUZZ
 def test_api_schema_no_server_error(case, token):
+    """No 5xx on any operation, and the OpenAPI schema says what the API returns: every answer
+    with a documented status validates against that response's schema."""
     case.call_and_validate(headers={"Authorization": f"Token {token}"},
-                           checks=[schemathesis.checks.not_a_server_error])
+                           checks=[schemathesis.checks.not_a_server_error,
+                                   schemathesis.checks.response_schema_conformance])
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63) | st.floats(allow_nan=False)
@@ -133,3 +136,4 @@ def test_game_page_form_fuzzing(django_user_model):
             assert snapshot(match.pk) == before
 
     one()
+

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from contextlib import contextmanager
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -167,6 +168,11 @@ def test_nothing_served_depends_on_other_seats_secrets(slug, django_user_model):
 
 
 def check_checkpoint(plugin, match: Match, viewers: Viewers, step: int) -> int:
+    with standing_times(match):
+        return _check_checkpoint(plugin, match, viewers, step)
+
+
+def _check_checkpoint(plugin, match: Match, viewers: Viewers, step: int) -> int:
     # Viewing has side effects that are not secrets (opening the match reads its
     # notifications, so the bell on later pages differs): let them settle first.
     viewers.everything()
@@ -201,10 +207,16 @@ NOTES_AT = CHECKPOINTS[1]  # notes do not depend on the position: one checkpoint
 
 def check_notes(match: Match, viewers: Viewers, step: int) -> int:
     """Each seat in turn writes notes (long, with markup): what every other viewer receives
-    stays byte-for-byte the same as with no notes at all, and never holds the text. The page's
-    relative times ("1 minute ago", "71.9 h left") would change while a loaded machine collects:
-    the log is moved a month back and the clocks stand meanwhile, and each seat gets a fresh
-    baseline."""
+    stays byte-for-byte the same as with no notes at all, and never holds the text. Each seat
+    gets a fresh baseline."""
+    with standing_times(match):
+        return _check_notes(match, viewers, step)
+
+
+@contextmanager
+def standing_times(match: Match):
+    """The page's relative times ("1 minute ago", "71.9 h left") would change while a loaded
+    machine collects: the log is moved a month back and the clocks stand meanwhile."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -216,7 +228,7 @@ def check_notes(match: Match, viewers: Viewers, step: int) -> int:
     LogEntry.objects.filter(match=match).update(at=timezone.now() - timedelta(days=30))
     SeatClock.objects.filter(match=match).update(started_at=None)
     try:
-        return _check_notes(match, viewers, step)
+        yield
     finally:
         for pk, at in log_at.items():
             LogEntry.objects.filter(pk=pk).update(at=at)

@@ -11,6 +11,12 @@
     badge.textContent = count;
     badge.dataset.count = count;
     badge.hidden = !count;
+    var menuBadge = document.getElementById("menu-turn-badge");  // the phone's menu button
+    if (menuBadge) {
+      menuBadge.firstChild.nodeValue = count;
+      menuBadge.hidden = !count;
+    }
+    document.dispatchEvent(new CustomEvent("live:turns", {detail: {count: count}}));
     document.title = document.title.replace(/^\(\d+\) /, "");
     if (count) document.title = "(" + count + ") " + document.title;
   }
@@ -46,11 +52,13 @@
     }
   }
   // The chat's unread mark (#chat-unread on the chat drawer's summary): lines by others count
-  // while the chat is not in sight (the drawer closed, or the page hidden); opening or
+  // while the chat is not in sight (the drawer closed or off screen, or the page hidden); opening or
   // seeing it reads them (POST data-read-url: the server's mark and chat notifications).
   function chatInSight() {
     var box = document.getElementById("chat-box");
-    return !!box && box.open && document.visibilityState === "visible";
+    if (!box || !box.open || document.visibilityState !== "visible") return false;
+    var r = box.getBoundingClientRect();  // open but below the fold (a phone): not read yet
+    return r.bottom > 0 && r.top < window.innerHeight;
   }
   function setChatUnread(count) {
     var mark = document.getElementById("chat-unread");
@@ -59,6 +67,51 @@
     mark.hidden = !count;
     var n = mark.querySelector(".chat-unread-n");
     if (n) n.textContent = count;
+    var jumpBadge = document.getElementById("chat-jump-unread");
+    if (jumpBadge) {
+      jumpBadge.textContent = count;
+      jumpBadge.hidden = !count;
+    }
+  }
+  // Wherever the chat is out of sight (a phone keeps it folded at the bottom of the table), a
+  // small "Chat" button stays in the corner with the unread count; it opens the chat.
+  function setUpChatJump() {
+    var box = document.getElementById("chat-box");
+    var mark = document.getElementById("chat-unread");
+    if (!box || !mark || document.getElementById("chat-jump")) return;
+    var jump = document.createElement("a");
+    jump.href = "#chat-box";
+    jump.id = "chat-jump";
+    jump.className = "chat-jump";
+    jump.hidden = true;
+    jump.appendChild(document.createTextNode(mark.dataset.jumpLabel || "Chat"));
+    var badge = document.createElement("span");
+    badge.className = "chat-unread";
+    badge.id = "chat-jump-unread";
+    badge.hidden = !Number(mark.dataset.count);
+    badge.textContent = mark.dataset.count || "0";
+    var sr = document.createElement("span");
+    sr.className = "visually-hidden";
+    sr.textContent = " " + (mark.dataset.unreadLabel || "unread");
+    jump.appendChild(document.createTextNode(" "));
+    jump.appendChild(badge);
+    jump.appendChild(sr);
+    document.body.appendChild(jump);
+    jump.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      box.open = true;
+      box.scrollIntoView({block: "end"});
+      var input = document.getElementById("chat-text");
+      if (input) input.focus({preventScroll: true});
+      readChat();
+    });
+    if (!("IntersectionObserver" in window)) return;
+    new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        jump.hidden = e.isIntersecting;
+        if (e.isIntersecting) readChat();  // scrolled to the open chat: its lines are read
+      });
+    }).observe(box);
   }
   function readChat() {
     var mark = document.getElementById("chat-unread");
@@ -75,7 +128,73 @@
     setChatUnread(Number(mark.dataset.count || 0) + 1);
     readChat();
   }
+  // Chat lines carry their id: a line the page has already (its own line swapped in by the
+  // form's answer, or fetched after a reconnect) is not added twice, and lines stay in order.
+  function chatList() { return document.getElementById("chat-messages"); }
+  function lastChatId() {
+    var list = chatList(), last = 0;
+    if (!list) return 0;
+    list.querySelectorAll("li[data-id]").forEach(function (li) { last = Math.max(last, Number(li.dataset.id)); });
+    return last;
+  }
+  function placeLine(list, li) {
+    var id = Number(li.dataset.id), before = null;
+    list.querySelectorAll("li[data-id]").forEach(function (other) {
+      if (!before && Number(other.dataset.id) > id) before = other;
+    });
+    list.insertBefore(li, before);
+  }
+  function addChatLine(line) {
+    var list = chatList();
+    if (!list) return false;
+    if (line.id && list.querySelector('li[data-id="' + line.id + '"]')) return false;
+    var li = document.createElement("li");
+    if (line.id) li.dataset.id = line.id;
+    var who = document.createElement("strong");
+    who.textContent = line.user;
+    li.appendChild(who);
+    li.appendChild(document.createTextNode(": " + line.text));
+    placeLine(list, li);
+    return true;
+  }
+  var fetchingChat = false;
+  function catchUpChat(last) {
+    // The state frame after a (re)connect names the newest line: fetch what this page missed.
+    var chat = document.getElementById("chat");
+    if (!chat || !chat.dataset.linesUrl || fetchingChat || !(Number(last) > lastChatId())) return;
+    fetchingChat = true;
+    fetch(chat.dataset.linesUrl + "?after=" + lastChatId(), {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : {lines: []}; })
+      .then(function (data) {
+        // (the state frame's chat_unread has counted them already)
+        (data.lines || []).forEach(addChatLine);
+      })
+      .catch(function () {})
+      .then(function () { fetchingChat = false; });
+  }
+  // The chat form's answer replaces #chat with the lines as they were when it was rendered: a
+  // line pushed meanwhile (another player's, in the same second) is put back after the swap.
+  var heldLines = [];
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (ev.detail.target && ev.detail.target.id === "chat") {
+      heldLines = Array.prototype.slice.call(ev.detail.target.querySelectorAll("#chat-messages li[data-id]"));
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!heldLines.length) return;
+    var list = chatList();
+    var held = heldLines;
+    heldLines = [];
+    if (!list) return;
+    held.forEach(function (li) {
+      if (!list.querySelector('li[data-id="' + li.dataset.id + '"]')) placeLine(list, li);
+    });
+  });
   function onFrame(frame) {
+    if (frame.type === "turn" || frame.type === "invitation") {
+      // A live list on this page (the lobby, My games: frontend/live_lists.py) asks now.
+      document.dispatchEvent(new CustomEvent("live:lists"));
+    }
     if (frame.type === "turn") { setBadge(frame.count); return; }
     if (frame.type === "state") {
       if (frame.turns !== undefined) setBadge(frame.turns);
@@ -84,6 +203,7 @@
       }
       if (frame.version !== undefined && frame.version !== null) refreshBoard(frame.version);
       if (frame.chat_unread !== undefined) { setChatUnread(frame.chat_unread); readChat(); }
+      if (frame.chat_last !== undefined) catchUpChat(frame.chat_last);
       return;
     }
     // Notification frames (notifications app): its own script updates the bell.
@@ -98,16 +218,7 @@
       return;
     }
     if (frame.type === "chat") {
-      var list = document.getElementById("chat-messages");
-      if (list) {
-        var li = document.createElement("li");
-        var who = document.createElement("strong");
-        who.textContent = frame.user;
-        li.appendChild(who);
-        li.appendChild(document.createTextNode(": " + frame.text));
-        list.appendChild(li);
-      }
-      onChatLine(frame);
+      if (addChatLine(frame)) onChatLine(frame);
       return;
     }
     if (frame.type === "match.update") refreshBoard(frame.version);
@@ -118,6 +229,7 @@
   document.addEventListener("visibilitychange", readChat);
   document.addEventListener("DOMContentLoaded", function () {
     setTimeout(readChat, 0);  // after table.js opened or closed the drawers for this screen
+    setUpChatJump();
     var match = document.querySelector("[data-match]");
     if (match && document.getElementById("live")) {
       connect("/ws/matches/" + match.dataset.match + "/", onFrame);

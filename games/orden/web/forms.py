@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.oneline import one_line
 from games.orden.catalog import cardset
+from games.orden.decks import CURRENT, current_no
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 from games.orden.text import WAPPEN_NAMES
 
@@ -17,7 +18,7 @@ def rank_cards() -> dict[str, list]:
     """Rank label -> its rank cards (one, or one per path), labels in Pfad order."""
     out: dict[str, list] = {label: [] for label in sorted(RANKS, key=RANKS.get)}
     for c in sorted(cardset().cards.values(), key=lambda c: c.no):
-        if c.kind == "rank":
+        if c.kind == "rank" and c.in_version(CURRENT):  # old card versions only replay old matches
             out[c.rank].append(c)
     return out
 
@@ -25,7 +26,7 @@ def rank_cards() -> dict[str, list]:
 def pool() -> list:
     """The Nachziehstapel cards, grouped for the page: by Wappen, then TYPE, then name."""
     order = list(WAPPEN_NAMES)
-    return sorted((c for c in cardset().cards.values() if c.kind == "deck"),
+    return sorted((c for c in cardset().cards.values() if c.kind == "deck" and c.in_version(CURRENT)),
                   key=lambda c: (order.index(c.wappen) if c.wappen in order else 99, c.type or "", c.name.de))
 
 
@@ -52,12 +53,15 @@ class DeckForm(forms.Form):
     @staticmethod
     def initial_for(name: str, deck: dict) -> dict:
         cs = cardset().cards
+
+        def now(no):  # a deck saved with an old card version opens with the current one
+            return no if cs[no].in_version(CURRENT) else current_no(cs[no].name.de)
         initial = {"name": name}
         for no in deck["pfad"]:
-            initial[f"rank_{cs[no].rank}"] = str(no)
+            initial[f"rank_{cs[no].rank}"] = str(now(no))
         for label in OPTIONAL_RANKS:
             initial.setdefault(f"rank_{label}", LEAVE_OUT)
-        for no in deck["cards"]:
+        for no in map(now, deck["cards"]):
             initial[f"n_{no}"] = initial.get(f"n_{no}", 0) + 1
         return initial
 

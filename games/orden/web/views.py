@@ -23,13 +23,21 @@ def _lang() -> str:
     return "de" if (translation.get_language() or "en").startswith("de") else "en"
 
 
+def _path_name(path):
+    """"hammer" -> "Path of the Hammer" / "Pfad des Hammers" (never the key itself)."""
+    from games.orden.text import WAPPEN_NAMES
+
+    names = WAPPEN_NAMES.get(path) if path else None
+    return (names[0] if _lang() == "de" else names[1]) if names else ""
+
+
 @login_required
 def deck_list(request):
     rows = list(SavedDeck.objects.filter(owner=request.user).only("id", "name", "pfad", "cards", "updated_at"))
     starters = [{"path": p, "name": de if _lang() == "de" else en} for p, (de, en) in decks.STARTER_NAMES.items()]
     return render(request, "orden_web/deck_list.html", {
-        "decks": [{"deck": d, "size": len(d.cards), "path": decks.path_of(d.deck), "problem": _problem(d.deck)}
-                  for d in rows],
+        "decks": [{"deck": d, "size": len(d.cards), "path": decks.path_of(d.deck),
+                   "path_name": _path_name(decks.path_of(d.deck)), "problem": _problem(d.deck)} for d in rows],
         "starters": starters})
 
 

@@ -28,16 +28,27 @@ def tally(rounds: Sequence[Round], scheme: Scheme, players: Iterable[int] = ()) 
             x = t[p] = PlayerTally()
         return x
 
+    # Whole points are summed as ints and added once per player at the end: Fraction
+    # additions were most of a 10,000-player round's time.
+    whole: dict[int, int] = {}
     for rnd in rounds:
         for m in rnd.matches:
             if m.placements is None:
                 continue
             pts = scheme.points(m)
-            for p in m.players:
+            players = m.players
+            for p in players:
                 x = get(p)
-                x.points += pts[p]
+                v = pts[p]
+                if v.denominator == 1:
+                    whole[p] = whole.get(p, 0) + v.numerator
+                else:
+                    x.points += v
                 x.rounds += 1
-                opp = m.opponents(p)
+                if len(players) == 2:
+                    opp = (players[1],) if p == players[0] else (players[0],)
+                else:
+                    opp = m.opponents(p)
                 x.opponents.extend(opp)
                 if scheme.is_win(m, p, pts[p]):
                     x.wins += 1
@@ -55,6 +66,8 @@ def tally(rounds: Sequence[Round], scheme: Scheme, players: Iterable[int] = ()) 
             x = get(p)
             x.points += scheme.unpaired_loss
             x.rounds += 1
+    for p, k in whole.items():
+        t[p].points += k
     return t
 
 
@@ -63,7 +76,19 @@ def met_sets(rounds: Sequence[Round]) -> dict[int, set[int]]:
     met: dict[int, set[int]] = {}
     for rnd in rounds:
         for m in rnd.matches:
-            for p in m.players:
+            players = m.players
+            if len(players) == 2:  # the common case, without a generator per player
+                a, b = players
+                if a in met:
+                    met[a].add(b)
+                else:
+                    met[a] = {b}
+                if b in met:
+                    met[b].add(a)
+                else:
+                    met[b] = {a}
+                continue
+            for p in players:
                 s = met.setdefault(p, set())
-                s.update(q for q in m.players if q != p)
+                s.update(q for q in players if q != p)
     return met

@@ -120,7 +120,7 @@ class _Forms(HTMLParser):
             f["select"][a["name"]] = []
         elif tag == "option" and self._select:
             f["select"][self._select].append(a["value"])
-        elif tag == "button":
+        elif tag == "button" and "disabled" not in a:  # a disabled button submits nothing
             f["buttons"].append((a.get("name"), a.get("value")))
 
     def handle_endtag(self, tag):

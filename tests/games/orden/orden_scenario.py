@@ -23,7 +23,8 @@ CS = cardset()
 
 
 def no_of(name: str) -> int:
-    return CS.by_name[name][0].no
+    """The current version of the card (older versions stay in the catalog for old matches)."""
+    return next(c.no for c in CS.by_name[name] if c.until is None)
 
 
 def pfad_for(path: str, plus6=False, plus9=False) -> list:
@@ -31,7 +32,8 @@ def pfad_for(path: str, plus6=False, plus9=False) -> list:
     for label in sorted(RANKS, key=RANKS.get):
         if (label == "VI+" and not plus6) or (label == "IX+" and not plus9):
             continue
-        cands = [c for c in CS.cards.values() if c.kind == "rank" and c.rank == label and c.path in (None, path)]
+        cands = [c for c in CS.cards.values() if c.kind == "rank" and c.rank == label and c.path in (None, path)
+                 and c.until is None]
         out.append(min(cands, key=lambda c: c.no).no)
     return out
 

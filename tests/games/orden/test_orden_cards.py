@@ -94,7 +94,7 @@ AUSLAGE = ["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Goldbarren
            "Schriftrolle", "Schriftrolle", "Treueschwur", "Treueschwur", "Vision", "Vision",
            "Mysterium der Flamme", "Burg Falkenstein"]
 DECK = ["Einladung", "Das Versprechen", "Kraft", "Silberling", "Schriftrolle", "Gebet", "Demut", "Demut",
-        "Anwerber Alfred"]
+        "Anwerber Alfred", "Klosterburg"]
 OPP = {"path": "schwert", "rank": "VII", "auslage": ["Mysterium der Flamme", "Ordensburg"], "hand": ["Vision", "Vision"],
        "deck": ["Demut"] * 6}
 EVENT = {"draw": "draw", "ascend": "ascend", "descend": "descend", "choose": "choose", "discard_self": "discard",
@@ -140,7 +140,9 @@ def check_verbs(sc, ability, since, seat=0):
 
 
 RANKS_TO_TRY = ("IV", "0", "VII", "I")
-CARDS = sorted(CS.cards)
+# the current card versions: the tables name cards by name, and a name means its current version
+# (the old versions, schema.Card.until, only replay old matches; test_orden_versions.py)
+CARDS = sorted(no for no, c in CS.cards.items() if c.until is None)
 
 
 @pytest.mark.parametrize("no", CARDS)

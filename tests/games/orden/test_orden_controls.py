@@ -21,8 +21,15 @@ def test_use_buttons_name_the_card_and_the_rule():
     out, legal = render(sc.state, 0, "en")
     assert any(a["type"] == "activate" for a in legal)
     assert "Rule 1" not in out and "Use: " not in out
-    assert "Use “Squire”" in text(out)
-    assert "Ascend" in text(out)  # what the rule does, beside the button
+    # The compact card shows "Use 2" (Squire has more rules than one); the button's name, read
+    # from its content (no aria-label), goes on with the card and the rule for screen readers.
+    use = next(b for b in re.findall(r"<button[^>]*>.*?</button>", out, re.S) if "&quot;activate&quot;" in
+               out[:out.index(b)].rsplit("<form", 1)[1])
+    assert "aria-label" not in use
+    visible = re.search(r'<span class="ord-label">(.*?)</span>', use).group(1)
+    assert visible == "Use 2"
+    assert text(use).strip().startswith("Use 2 “Squire”: ")  # the visible label is part of the name
+    assert "Ascend" in text(use)  # what the rule does
 
 
 def test_the_reaction_prompt_holds_the_react_choices():
@@ -55,7 +62,7 @@ def test_end_turn_stands_alone_and_orders_are_set_where_the_decision_comes_up():
     import json
     sc = Scenario([actor(), objector()])
     out, _ = render(sc.state, 0, "en")
-    general = re.search(r'<div class="ord-move ord-general">.*?</div>\s*</div>', out, re.S).group(0)
+    general = re.search(r'<div class="ord-general">.*?</div>\s*</div>', out, re.S).group(0)  # the table's move box
     assert "End turn" in general and "reactions" not in general
     assert "ord-orders" not in out and "Never ask" not in out  # no decision of this kind open
     sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})

@@ -32,21 +32,21 @@ def test_a_hostile_reaction_shields_and_answers_only_hostile_actions():
     assert sc.zone(1, "hand") == ["Gebet"]  # nothing lost
     assert "prevented" in sc.event_types()
     # a peaceful Aktion does not open the shield's window
-    sc2 = Scenario([{"path": "schwert", "auslage": ["Waffenübung"], "deck": FILL},
+    sc2 = Scenario([{"path": "schwert", "auslage": ["Meditation"], "deck": FILL},
                     {"path": "schwert", "hand": ["Kampfgefährte"], "deck": FILL}])
-    sc2.activate(0, "Waffenübung", 0)
+    sc2.activate(0, "Meditation", 0)
     assert "react" not in sc2.event_types() and sc2.hand_size(0) == 2
 
 
 def test_zoll_taxes_the_acting_player():
-    sc = Scenario([{"path": "schwert", "auslage": ["Waffenübung"], "hand": ["Gebet", "Demut"], "deck": FILL},
+    sc = Scenario([{"path": "schwert", "auslage": ["Meditation"], "hand": ["Gebet", "Demut"], "deck": FILL},
                    {"path": "hammer", "hand": ["Zoll", "Silberling"], "deck": FILL}])
-    sc.activate(0, "Waffenübung", 0)
+    sc.activate(0, "Meditation", 0)
     assert sc.to_move() == [1]
     sc.react(1, "Zoll", 0, pay=["Silberling"])
     discards = [e for e in sc.events if e["type"] == "discard" and e.get("forced_by") == 1]
     assert len(discards) == 1 and discards[0]["seat"] == 0
-    assert sc.hand_size(0) == 1 + 2  # one lost to the toll, then Waffenübung drew 2
+    assert sc.hand_size(0) == 1 + 2  # one lost to the toll, then Meditation drew 2
 
 
 def test_lowered_limits_and_their_floor():
@@ -82,15 +82,17 @@ def test_catch_up_rules_need_someone_ahead():
 
 
 def test_hoersaal_trades_hand_limit_for_a_play_and_fleiss_is_a_burst():
+    # Fleiß (data version 3): this turn one card and one Aktion more (Beistand: two cards and a
+    # draw), so neither is the other's better copy
     sc = Scenario([{"path": "buch", "auslage": ["Hörsaal", "Schriftrolle"]}, {"path": "hammer"}])
     assert sc.limits(0)["play"] == 1 and sc.limits(0)["hand"] == 7  # only 2 W cards: not yet
     sc = Scenario([{"path": "buch", "auslage": ["Hörsaal", "Schriftrolle", "Schriftrolle", "Fleiß"],
                     "deck": ["Demut"] * 3}, {"path": "hammer"}])
     assert sc.limits(0)["play"] == 2 and sc.limits(0)["hand"] == 6
     sc.activate(0, "Fleiß", 0)
-    assert sc.limits(0)["play"] == 4 and "Fleiß" in sc.zone(0, "ablage")
+    assert sc.limits(0)["play"] == 3 and sc.limits(0)["actions"] == 2 and "Fleiß" in sc.zone(0, "ablage")
     sc.end_turn(0)
-    assert sc.limits(0)["play"] == 2  # one turn only
+    assert sc.limits(0)["play"] == 2 and sc.limits(0)["actions"] == 1  # one turn only
 
 
 def test_lookahead_is_legal_and_blind_to_hidden_cards():

@@ -11,11 +11,11 @@ from games.rng import Rng
 # -- „Ist der Nachziehstapel leer, wird der Ablagestapel gemischt …“ -------------------------
 
 def test_an_empty_draw_pile_is_refilled_when_a_draw_is_due():
-    # Nachziehstapel and Ablage empty; Waffenübung (discard itself: draw 2) puts a card in the
+    # Nachziehstapel and Ablage empty; Meditation (discard itself: draw 2) puts a card in the
     # Ablage, so the draw that follows must shuffle it as the new Nachziehstapel.
-    sc = Scenario([{"auslage": ["Waffenübung"], "hand": ["Demut"]}, {}])
-    sc.activate(0, "Waffenübung", 0)
-    assert sc.zone(0, "hand") == ["Demut", "Waffenübung"]
+    sc = Scenario([{"auslage": ["Meditation"], "hand": ["Demut"]}, {}])
+    sc.activate(0, "Meditation", 0)
+    assert sc.zone(0, "hand") == ["Demut", "Meditation"]
     assert sc.zone(0, "ablage") == [] and "reshuffle" in sc.event_types()
     assert sc.steps[-1].reveals
 

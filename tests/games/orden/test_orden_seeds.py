@@ -154,9 +154,9 @@ def test_eifer_gives_two_actions():
 
 
 def test_two_actions_with_eifer_used_in_one_turn():
-    sc = Scenario([{"auslage": ["Eifer", "Waffenübung", "Studium"], "deck": ["Demut"] * 20}, OPP])
-    sc.activate(0, "Waffenübung", 0)
-    sc.activate(0, "Studium", 0)
+    sc = Scenario([{"auslage": ["Eifer", "Meditation", "Einladung"], "deck": ["Demut"] * 20}, OPP])
+    sc.activate(0, "Meditation", 0)
+    sc.activate(0, "Einladung", 1)
     assert sc.state["t"]["acts"] == 2
     assert not [a for a in sc.legal(0) if a["type"] == "activate"]
 

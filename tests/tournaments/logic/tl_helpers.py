@@ -57,3 +57,33 @@ def met_pairs(rounds):
             for a, b in combinations(m.players, 2):
                 met.add(frozenset((a, b)))
     return met
+
+
+def random_field(seed, sizes=(1, 1, 2, 3, 4, 5, 8, 24, 40), ngroups=(6, 12), rounds=(1, 3), min_n=0):
+    """(groups top-down, points, met) of a made-up field: a few earlier rounds paired mostly
+    inside score groups, so the small groups have met among themselves and must float."""
+    import random
+    rnd = random.Random(seed)
+    while True:
+        ng = rnd.randint(*ngroups)
+        sz = [rnd.choice(sizes) for _ in range(ng)]
+        if sum(sz) % 2:
+            sz[-1] += 1
+        if sum(sz) >= min_n:
+            break
+    ids = list(range(1, sum(sz) + 1))
+    rnd.shuffle(ids)
+    groups, k = [], 0
+    for s in sz:
+        groups.append(ids[k:k + s])
+        k += s
+    values = sorted(rnd.sample(range(0, 80), ng), reverse=True)
+    points = {p: Fraction(values[i]) for i, g in enumerate(groups) for p in g}
+    gi = {p: i for i, g in enumerate(groups) for p in g}
+    met = {p: set() for p in ids}
+    for _ in range(rnd.randint(*rounds)):
+        order = sorted(ids, key=lambda p: gi[p] + rnd.random() * 1.5)
+        for a, b in zip(order[::2], order[1::2]):
+            met[a].add(b)
+            met[b].add(a)
+    return groups, points, met

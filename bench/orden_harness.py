@@ -1,0 +1,495 @@
+"""Der Orden: the balance harness of issue 24 (part 3) — what players will find, measured.
+
+    python bench/orden_harness.py --quick                  # a minute or two on 2 cores (the card designer's loop)
+    python bench/orden_harness.py                          # the full report (docs/games/orden.md)
+    python bench/orden_harness.py --only search,verify     # parts: starters, search, verify, ranks, table, engine
+    python bench/orden_harness.py --json out.json          # every figure as JSON as well
+
+Every deck is piloted by the ``lookahead`` bot (``--pilot``; the ``heuristic`` bot loses ~90 % to it,
+so it measures a weak player). Two-player comparisons are *paired*: each seed is played twice, the
+deck under test once at each seat, with the same shuffles and the same start seat, so neither deck
+profits from the start player and two candidates screened on the same seeds meet the same luck.
+
+Parts (each printed as it ends, a goal check at the end):
+- ``starters``: the three starters round robin; the best (highest mean) is the search's opponent.
+- ``search``: a deck search from many starts, not one hill-climb: the starters, each starter without
+  VI+ / IX+ / both, random walks of ``orden_balance.mutate`` steps from each starter, thinned decks and
+  random legal decks of the base set. All are *screened* on common seeds against the best starter
+  (``--screen`` paired seeds each); the better half gets as many fresh common seeds again (successive
+  halving); then ``--climb`` rounds mutate the leaders (``--children`` each), screened on the same seeds.
+- ``verify``: the ``--top`` best finds, each against every starter on fresh seeds (``--verify`` games per
+  starter, ≥ 400 in the full run). Goal: none wins > 60 % against the best starter.
+- ``ranks``: each starter with VI+ (IX+) dropped against the same starter keeping it (``--ranks`` games).
+  Goal: 40–60 %.
+- ``table``: 2, 3 and 4 player games of the starters rotating over the seats (``--table`` games each):
+  each path's share of the wins against its fair share (goal ±4 points), the start player's win share
+  (goal ±5 points of fair), decisions per turn (a step of any seat with two or more legal actions,
+  per player turn; goal ≥ 5) and options per decision.
+- ``engine``: engine time of a 4-player game (setup + every apply, recorded heuristic games replayed;
+  ``orden_balance.engine_time``; goal ≤ 30 ms). Say the load (``uptime``) with the figure.
+
+At most 2 worker processes (``--procs``; the machine has 2 shared cores). Figures are shares of the
+games that ended (the 300-round cap is reported, never reached so far).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from orden_balance import PATHS, describe, engine_time, mutate, pool, rank_versions  # noqa: E402
+
+from games.orden import decks as D  # noqa: E402
+from games.orden.bots import BOTS  # noqa: E402
+from games.orden.catalog import cardset  # noqa: E402
+from games.orden.engine import ENGINE  # noqa: E402
+from games.orden.legal import legal  # noqa: E402
+from games.rng import Rng  # noqa: E402
+
+CAP_ROUNDS = 300
+PARTS = ("starters", "search", "verify", "ranks", "table", "engine")
+
+# --quick: the card designer's loop (~1–2 min on 2 cores); full: the report's figures
+QUICK = dict(games=4, screen=2, climb=1, children=1, randoms=0, top=1, verify=4, verify_others=4, ranks=4,
+             table=3, engine_games=2, reps=2)
+FULL = dict(games=100, screen=8, climb=2, children=4, randoms=6, top=2, verify=400, verify_others=400, ranks=200,
+            table=150, engine_games=20, reps=7)
+
+
+# -- one game (runs in a worker) -------------------------------------------------------------
+
+def play_game(task):
+    """``task``: decks (per seat), seed, pilots (per seat). Returns the winner's seat (None: cap),
+    the start seat and what the game's decisions looked like."""
+    decks, seed, pilots = task["decks"], task["seed"], task["pilots"]
+    n = len(decks)
+    st = ENGINE.setup(n, {}, seed, [{"deck": d} for d in decks])
+    rng = Rng(seed * 7919 + 17)
+    engine_s = 0.0
+    decisions = options = turns = 0
+    t_cpu = time.process_time()
+    while st["result"] is None and st["round"] <= CAP_ROUNDS:
+        seat = ENGINE.to_move(st)[0]
+        k = len(legal(st, seat))
+        if k > 1:  # a decision: a step with a real choice, any seat
+            decisions += 1
+            options += k
+        t = st["t"]
+        turns += st["phase"] == "main" and t["plays"] == t["acts"] == 0 and seat == st["cur"] and not t["once"] \
+            and st["res"] is None
+        action = BOTS[pilots[seat]](st, seat, rng)
+        t0 = time.process_time()
+        st = ENGINE.apply(st, seat, action).state
+        engine_s += time.process_time() - t0
+    winner = None
+    if st["result"] is not None:
+        winner = next(x["seat"] for x in st["result"]["placements"] if x["place"] == 1)
+    return {"winner": winner, "start": st["start"], "n": n, "rounds": st["round"], "decisions": decisions,
+            "options": options, "turns": turns, "engine_s": engine_s, "cpu_s": time.process_time() - t_cpu}
+
+
+class Runner:
+    """Plays lists of games in at most ``procs`` processes; results come back in task order."""
+
+    def __init__(self, procs, pilot):
+        self.procs, self.pilot, self.games, self.pool = max(1, min(procs, 2)), pilot, 0, None
+        if self.procs > 1:
+            import multiprocessing as mp
+            self.pool = mp.get_context("fork").Pool(self.procs)
+
+    def run(self, tasks):
+        self.games += len(tasks)
+        if self.pool is None:
+            return [play_game(t) for t in tasks]
+        return self.pool.map(play_game, tasks, chunksize=1)
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+
+    # paired two-player games: every seed twice, A at seat 0 and at seat 1
+    def pair_tasks(self, a, b, seeds):
+        out = []
+        for seed in seeds:
+            out.append({"decks": [a, b], "seed": seed, "pilots": [self.pilot] * 2, "a_seat": 0})
+            out.append({"decks": [b, a], "seed": seed, "pilots": [self.pilot] * 2, "a_seat": 1})
+        return out
+
+    def pairings(self, jobs):
+        """``jobs``: [(deck_a, deck_b, seeds)] → [(a_wins, ended)] (all games in one batch)."""
+        tasks, spans = [], []
+        for a, b, seeds in jobs:
+            ts = self.pair_tasks(a, b, seeds)
+            spans.append((len(tasks), len(tasks) + len(ts)))
+            tasks += ts
+        res = self.run(tasks)
+        out = []
+        for i, j in spans:
+            wins = ended = 0
+            for t, r in zip(tasks[i:j], res[i:j]):
+                if r["winner"] is not None:
+                    ended += 1
+                    wins += r["winner"] == t["a_seat"]
+            out.append((wins, ended))
+        return out
+
+
+def seeds(base, games):
+    """Seeds for ``games`` paired games (two per seed)."""
+    return list(range(base, base + max(1, games // 2)))
+
+
+def ci95(wins, n):
+    """Half-width of a 95 % interval of a share (normal approximation), in points."""
+    if not n:
+        return 0.0
+    p = wins / n
+    return 196 * math.sqrt(max(p * (1 - p), 0.25 / n) / n)
+
+
+# -- parts ------------------------------------------------------------------------------------
+
+def part_starters(run, games, seed0):
+    out = {}
+    score = {p: [] for p in PATHS}
+    jobs = [(f"starter:{a}", f"starter:{b}", seeds(seed0, games)) for i, a in enumerate(PATHS) for b in PATHS[i + 1:]]
+    names = [(a, b) for i, a in enumerate(PATHS) for b in PATHS[i + 1:]]
+    for (a, b), (w, e) in zip(names, run.pairings(jobs)):
+        r = w / max(e, 1)
+        out[f"{a}-{b}"] = {"a_wins": r, "ended": e, "ci95": ci95(w, e)}
+        score[a].append(r)
+        score[b].append(1 - r)
+        print(f"starter {a} vs {b}: {r * 100:.1f}% ±{ci95(w, e):.1f} ({e} games)", flush=True)
+    best = max(PATHS, key=lambda p: sum(score[p]))
+    out["best"] = f"starter:{best}"
+    out["mean"] = {p: sum(v) / len(v) for p, v in score.items()}
+    print(f"best starter: {best} (mean " + ", ".join(f"{p} {v * 100:.1f}%" for p, v in out["mean"].items()) + ")",
+          flush=True)
+    return out
+
+
+def key(deck):
+    return (tuple(deck["pfad"]), tuple(sorted(deck["cards"])))
+
+
+def drop(deck, labels):
+    cs = cardset().cards
+    return D.validate({"pfad": [no for no in deck["pfad"] if cs[no].rank not in labels], "cards": list(deck["cards"])})
+
+
+def random_deck(rng):
+    """A random legal deck: a path's Pfad (VI+ / IX+ by lot, any path version per rank), 30–50 cards
+    drawn from the base set, half of them from the path's own and the Orden's cards."""
+    cs = cardset().cards
+    path = rng.choice(PATHS)
+    versions = rank_versions()
+    pfad = []
+    for r, nos in sorted(versions.items(), key=lambda kv: cs[kv[1][0]].rank_value):
+        if r in ("VI+", "IX+") and rng.below(2):
+            continue
+        own = [no for no in nos if cs[no].path in (None, path)]
+        pfad.append(rng.choice(own if own and rng.below(4) else nos))
+    counts = pool()
+    size = 30 + rng.below(21)
+    start = D.starter(path)["cards"]
+    cards = []
+    while len(cards) < size:
+        no = rng.choice(start) if rng.below(2) else rng.choice(list(counts))
+        if cards.count(no) < counts[no]:
+            cards.append(no)
+    return D.validate({"pfad": pfad, "cards": cards})
+
+
+def thinned(deck, rng, size):
+    cards = list(deck["cards"])
+    while len(cards) > size:
+        cards.pop(rng.below(len(cards)))
+    return D.validate({"pfad": list(deck["pfad"]), "cards": cards})
+
+
+def starts(rng, randoms):
+    """The search's many starts (label, deck)."""
+    out = []
+    for p in PATHS:
+        base = D.starter(p)
+        out.append((f"starter:{p}", base))
+        for labels in (("VI+",), ("IX+",), ("VI+", "IX+")):
+            out.append((f"starter:{p}-" + "-".join(labels), drop(base, labels)))
+        for k in range(randoms):
+            d = base
+            for _ in range(3 + rng.below(10)):
+                d = mutate(d, rng)
+            out.append((f"walk:{p}:{k}", d))
+        out.append((f"thin:{p}", thinned(drop(base, ("IX+",)), rng, 34 + rng.below(5))))
+    for k in range(randoms):
+        out.append((f"random:{k}", random_deck(rng)))
+    seen, uniq = set(), []
+    for label, d in out:
+        if key(d) not in seen:
+            seen.add(key(d))
+            uniq.append((label, d))
+    return uniq
+
+
+def part_search(run, opp, screen, climb, children, randoms, seed0):
+    """Screen many starts on common seeds, halve, climb from the leaders; returns the ranking."""
+    rng = Rng(seed0)
+    opp_deck = D.resolve(opp)
+    score = {}  # key → [wins, ended, label, deck]
+    next_seed = [seed0 * 1000]
+
+    def screen_round(cands, games):
+        ss = seeds(next_seed[0], games)
+        next_seed[0] += len(ss)
+        todo = [(label, d) for label, d in cands]
+        res = run.pairings([(d, opp_deck, ss) for _, d in todo])
+        for (label, d), (w, e) in zip(todo, res):
+            s = score.setdefault(key(d), [0, 0, label, d, 0])  # wins, ended, label, deck, rounds
+            s[0] += w
+            s[1] += e
+            s[4] += 1
+
+    def ranking():
+        return sorted(score.values(), key=lambda s: (-(s[0] / max(s[1], 1)), s[2]))
+
+    cands = starts(rng, randoms)
+    screen_round(cands, screen)
+    print(f"search: {len(cands)} starts screened ({screen} paired games each vs {opp})", flush=True)
+    half = ranking()[:max(2, len(cands) // 2)]
+    screen_round([(s[2], s[3]) for s in half], screen)
+    for r in range(climb):
+        leaders = [s for s in ranking() if s[4] >= 2][:max(2, len(cands) // 8)]
+        kids = []
+        for s in leaders:
+            for c in range(children):
+                d = mutate(s[3], rng)
+                if key(d) not in score and key(d) not in {key(k[1]) for k in kids}:
+                    kids.append((f"{s[2]}+m{r}{c}", d))
+        # kids and their parents on the same fresh seeds: a child meets its parent's luck
+        screen_round(kids + [(s[2], s[3]) for s in leaders], screen)
+        best_kids = sorted(kids, key=lambda kd: -score[key(kd[1])][0] / max(score[key(kd[1])][1], 1))
+        screen_round(best_kids[:max(1, len(kids) // 2)], screen)  # the better half: a second look
+        print(f"search climb {r + 1}: {len(kids)} children of {len(leaders)} leaders", flush=True)
+    rank = ranking()
+    for s in rank[:5]:
+        print(f"  screened {s[0] / max(s[1], 1) * 100:5.1f}% over {s[1]:3d} games: {s[2]}", flush=True)
+    return rank, len(score)
+
+
+def part_verify(run, finds, games, seed0, best=None, others=None):
+    """Each find against every starter on fresh seeds (``games`` against the best starter,
+    ``others`` against the other two)."""
+    out = []
+    n = {p: games if others is None or f"starter:{p}" == best else others for p in PATHS}
+    jobs = [(d, f"starter:{p}", seeds(seed0, n[p])) for _, d in finds for p in PATHS]
+    res = iter(run.pairings(jobs))
+    for label, d in finds:
+        row = {"label": label, "deck": d, "describe": describe(d), "vs": {}}
+        for p in PATHS:
+            w, e = next(res)
+            row["vs"][p] = {"wins": w / max(e, 1), "ended": e, "ci95": ci95(w, e)}
+        out.append(row)
+        print(f"find {label}: " + ", ".join(f"vs {p} {v['wins'] * 100:.1f}% ±{v['ci95']:.1f} ({v['ended']})"
+                                            for p, v in row["vs"].items()), flush=True)
+        print(f"  {row['describe']}", flush=True)
+    return out
+
+
+def part_ranks(run, games, seed0):
+    out = {}
+    names, jobs = [], []
+    for p in PATHS:
+        full = D.starter(p)
+        for label in ("VI+", "IX+"):
+            names.append(f"{p}-{label}")
+            jobs.append((drop(full, (label,)), full, seeds(seed0, games)))
+    for name, (w, e) in zip(names, run.pairings(jobs)):
+        out[name] = {"dropped_wins": w / max(e, 1), "ended": e, "ci95": ci95(w, e)}
+        p, label = name.split("-", 1)
+        print(f"starter:{p} without {label} vs with it: {w / max(e, 1) * 100:.1f}% ±{ci95(w, e):.1f} ({e} games)",
+              flush=True)
+    return out
+
+
+def part_table(run, games, seed0):
+    """2/3/4 players, the starters rotating over the seats: path shares, start player, decisions."""
+    out = {}
+    for n in (2, 3, 4):
+        tasks = []
+        for g in range(games):
+            ps = [PATHS[(g + i) % 3] for i in range(n)]
+            tasks.append({"decks": [f"starter:{p}" for p in ps], "seed": seed0 + g, "pilots": [run.pilot] * n,
+                          "paths": ps})
+        res = run.run(tasks)
+        wins = {p: 0 for p in PATHS}
+        fair = {p: 0.0 for p in PATHS}
+        ended = first = 0
+        dec = opt = turns = 0
+        eng = cpu = 0.0
+        rounds = []
+        for t, r in zip(tasks, res):
+            dec += r["decisions"]
+            opt += r["options"]
+            turns += r["turns"]
+            eng += r["engine_s"]
+            cpu += r["cpu_s"]
+            rounds.append(r["rounds"])
+            if r["winner"] is None:
+                continue
+            ended += 1
+            wins[t["paths"][r["winner"]]] += 1
+            first += r["winner"] == r["start"]
+            for p in t["paths"]:
+                fair[p] += 1 / n
+        row = {"paths": {p: {"share": wins[p] / max(ended, 1), "fair": fair[p] / max(ended, 1)} for p in PATHS},
+               "start_share": first / max(ended, 1), "start_fair": 1 / n, "start_ci95": ci95(first, ended),
+               "games": games, "ended": ended, "decisions_per_turn": dec / max(turns, 1),
+               "options_per_decision": opt / max(dec, 1), "rounds_mean": sum(rounds) / len(rounds),
+               "rounds_max": max(rounds), "engine_ms_per_game": eng / games * 1000,
+               "cpu_s_per_game": cpu / games}
+        out[n] = row
+        print(f"{n} players ({ended}/{games} ended): " + ", ".join(
+            f"{p} {v['share'] * 100:.1f}% (fair {v['fair'] * 100:.1f}, {(v['share'] - v['fair']) * 100:+.1f})"
+            for p, v in row["paths"].items())
+            + f"; start player {row['start_share'] * 100:.1f}% (fair {100 / n:.1f}) ±{row['start_ci95']:.1f}"
+            + f"; {row['decisions_per_turn']:.1f} decisions/turn, {row['options_per_decision']:.1f} options/decision"
+            + f"; rounds {row['rounds_mean']:.1f} (max {row['rounds_max']}); engine {row['engine_ms_per_game']:.1f} ms,"
+            f" pilot+engine {row['cpu_s_per_game']:.1f} s CPU per game", flush=True)
+    return out
+
+
+# -- goals ------------------------------------------------------------------------------------
+
+def goals(out):
+    """[(goal, measured, met)] for what was measured."""
+    rows = []
+    best = out.get("starters", {}).get("best")
+    if "verify" in out and best:
+        bp = best.split(":")[1]
+        worst = max((f["vs"][bp]["wins"], f["label"]) for f in out["verify"])
+        rows.append(("no found deck > 60 % vs the best starter", f"best find {worst[1]}: {worst[0] * 100:.1f}% vs {best}",
+                     worst[0] <= 0.60))
+    if "ranks" in out:
+        for k, v in out["ranks"].items():
+            r = v["dropped_wins"]
+            rows.append((f"{k} dropped vs kept within 40–60 %", f"{r * 100:.1f}%", 0.40 <= r <= 0.60))
+    if "table" in out:
+        for n, row in out["table"].items():
+            dev = max(abs(v["share"] - v["fair"]) for v in row["paths"].values())
+            rows.append((f"{n}p path shares within ±4 points of fair", f"max deviation {dev * 100:.1f} points",
+                         dev <= 0.04))
+            d = abs(row["start_share"] - row["start_fair"])
+            rows.append((f"{n}p start player within 5 points of fair",
+                         f"{row['start_share'] * 100:.1f}% (fair {row['start_fair'] * 100:.1f})", d <= 0.05))
+            rows.append((f"{n}p ≥ 5 decisions per turn", f"{row['decisions_per_turn']:.1f}",
+                         row["decisions_per_turn"] >= 5))
+    if "engine" in out:
+        rows.append(("4p game ≤ 30 ms engine time", f"{out['engine']['ms_min']:.1f} ms (min of replays)",
+                     out["engine"]["ms_min"] <= 30))
+    return rows
+
+
+def data_version():
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h", "--", "games/orden"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "games/orden"],
+                               capture_output=True, text=True).stdout.strip()
+    except OSError:
+        head, dirty = "?", ""
+    import hashlib
+    h = hashlib.sha256()
+    for f in sorted((root / "games/orden/cards").glob("*.json")):
+        h.update(f.read_bytes())
+    return {"games_orden_commit": head + ("+dirty" if dirty else ""), "cards_sha256": h.hexdigest()[:12]}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small counts: a minute or two on 2 cores")
+    ap.add_argument("--only", default=",".join(PARTS), help="comma-separated parts: " + ", ".join(PARTS))
+    ap.add_argument("--pilot", default="lookahead", choices=sorted(BOTS), help="the bot every seat plays with")
+    ap.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
+    ap.add_argument("--seed", type=int, default=1)
+    for k, help_ in (("games", "paired games per starter pairing"), ("screen", "paired games per screening round"),
+                     ("climb", "hill-climbing rounds from the leaders"), ("children", "mutations per leader and round"),
+                     ("randoms", "random walks per starter and random decks"), ("top", "finds to verify"),
+                     ("verify", "fresh games per find against the best starter"),
+                     ("verify-others", "fresh games per find against each other starter"), ("ranks", "games per optional rank row"),
+                     ("table", "games per player count (paths, start player, decisions)"),
+                     ("engine-games", "recorded 4-player games for the engine time"), ("reps", "engine replays")):
+        ap.add_argument("--" + k, type=int, default=None, help=help_)
+    ap.add_argument("--json")
+    a = ap.parse_args(argv)
+    conf = dict(QUICK if a.quick else FULL)
+    for k in conf:
+        v = getattr(a, k.replace("-", "_"))
+        if v is not None:
+            conf[k] = v
+    parts = [p.strip() for p in a.only.split(",") if p.strip()]
+    bad = [p for p in parts if p not in PARTS]
+    if bad:
+        ap.error(f"unknown part(s) {', '.join(bad)}; choose from {', '.join(PARTS)}")
+    out = {"version": data_version(), "conf": conf, "pilot": a.pilot, "load": os.getloadavg()}
+    print(f"data {out['version']}, pilot {a.pilot}, {min(a.procs, 2)} process(es), {conf}", flush=True)
+    t0, c0 = time.time(), time.process_time()
+    run = Runner(a.procs, a.pilot)
+    try:
+        if {"starters", "search", "verify"} & set(parts):
+            out["starters"] = part_starters(run, conf["games"], a.seed)
+            save(a.json, out)
+        finds = []
+        if "search" in parts:
+            rank, n = part_search(run, out["starters"]["best"], conf["screen"], conf["climb"], conf["children"],
+                                  conf["randoms"], a.seed + 7)
+            out["search"] = {"candidates": n, "top": [{"label": s[2], "screened": s[0] / max(s[1], 1),
+                                                       "games": s[1]} for s in rank[:10]]}
+            finds = [(s[2], s[3]) for s in rank[:conf["top"]]]
+            save(a.json, out)
+        if "verify" in parts:
+            if not finds:  # without a search: the starters' weaker variants as the candidates
+                finds = [(f"starter:{p}-IX+", drop(D.starter(p), ("IX+",))) for p in PATHS][:conf["top"]]
+            out["verify"] = part_verify(run, finds, conf["verify"], 10 ** 6 + a.seed, out["starters"]["best"],
+                                        conf["verify_others"])
+            save(a.json, out)
+        if "ranks" in parts:
+            out["ranks"] = part_ranks(run, conf["ranks"], 2 * 10 ** 6 + a.seed)
+            save(a.json, out)
+        if "table" in parts:
+            out["table"] = part_table(run, conf["table"], 3 * 10 ** 6 + a.seed)
+            save(a.json, out)
+    finally:
+        run.close()
+    if "engine" in parts:
+        out["engine"] = engine_time(conf["engine_games"], conf["reps"], 4 * 10 ** 6 + a.seed)
+    out["goals"] = [{"goal": g, "measured": m, "met": ok} for g, m, ok in goals(out)]
+    print("\ngoals:")
+    for g in out["goals"]:
+        print(f"  [{'x' if g['met'] else ' '}] {g['goal']}: {g['measured']}")
+    out["games"] = run.games
+    out["wall_s"] = time.time() - t0
+    print(f"{run.games} games, wall {out['wall_s']:.0f} s, main CPU {time.process_time() - c0:.0f} s, "
+          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    save(a.json, out)
+    return out
+
+
+def save(path, out):
+    """Written after every part, so a long run's finished parts survive an interruption."""
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(out, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

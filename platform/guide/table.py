@@ -1,0 +1,15 @@
+"""The table's hook (frontend/table_extras.py): on a guided match the learner's table shows the
+hints for the moves they may make now. One primary-key lookup, only for a seated person."""
+from __future__ import annotations
+
+from .hints import hints
+from .models import GuidedMatch
+
+
+def context(match, seat, legal: list, lang: str) -> dict:
+    if seat is None or seat.user_id is None:
+        return {}
+    if not GuidedMatch.objects.filter(match_id=match.pk, learner_id=seat.user_id).exists():
+        return {}
+    finished = match.status != "active"
+    return {"guide": hints(match.game, legal, lang, finished=finished), "table_templates": ["guide/hint.html"]}

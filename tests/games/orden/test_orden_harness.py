@@ -1,0 +1,47 @@
+"""The balance harness (bench/orden_harness.py) in a tiny configuration, so it cannot rot:
+every part runs, the paired games really are paired, and the report has every figure."""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import orden_harness as H  # noqa: E402
+
+
+def test_paired_games_share_the_seed_and_swap_the_seats():
+    run = H.Runner(1, "heuristic")
+    tasks = run.pair_tasks("starter:schwert", "starter:buch", H.seeds(5, 4))
+    assert [(t["seed"], t["a_seat"], t["decks"][t["a_seat"]]) for t in tasks] == [
+        (5, 0, "starter:schwert"), (5, 1, "starter:schwert"), (6, 0, "starter:schwert"), (6, 1, "starter:schwert")]
+    a, b = run.run(tasks[:2])
+    assert a["start"] == b["start"]  # same seed: same start seat, so the start player favours neither deck
+
+
+def test_search_starts_are_many_and_distinct():
+    starts = H.starts(H.Rng(3), randoms=2)
+    keys = {H.key(d) for _, d in starts}
+    assert len(keys) == len(starts) >= 3 * 6 + 2
+    assert any(label.startswith("random:") for label, _ in starts)
+    assert any(len(d["pfad"]) == 11 for _, d in starts)  # VI+ and IX+ both dropped
+
+
+def test_tiny_run_reports_every_figure(tmp_path):
+    out = tmp_path / "h.json"
+    H.main(["--pilot", "heuristic", "--procs", "1", "--games", "2", "--screen", "2", "--climb", "1",
+            "--children", "1", "--randoms", "0", "--top", "1", "--verify", "2", "--ranks", "2", "--table", "2",
+            "--engine-games", "1", "--reps", "1", "--json", str(out)])
+    r = json.loads(out.read_text())
+    assert r["starters"]["best"] in {f"starter:{p}" for p in H.PATHS}
+    assert r["search"]["candidates"] > 12
+    assert set(r["verify"][0]["vs"]) == set(H.PATHS)
+    assert set(r["ranks"]) == {f"{p}-{lab}" for p in H.PATHS for lab in ("VI+", "IX+")}
+    for n in ("2", "3", "4"):
+        row = r["table"][n]
+        assert row["ended"] == 2 and row["decisions_per_turn"] > 1 and row["options_per_decision"] > 2
+        assert abs(sum(v["share"] for v in row["paths"].values()) - 1) < 1e-9
+    assert r["engine"]["ms_min"] > 0
+    goals = {g["goal"] for g in r["goals"]}
+    assert "no found deck > 60 % vs the best starter" in goals and "4p game ≤ 30 ms engine time" in goals
+    assert r["version"]["cards_sha256"]

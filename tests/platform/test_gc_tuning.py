@@ -1,0 +1,54 @@
+"""The collector's settings for server and worker processes (config/warmup.py, config/gcstats.py;
+the steady tail, docs/performance.md). Each case runs in a fresh interpreter: thresholds and
+callbacks are per process and must not leak into the test run."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = """
+import gc, json
+from config.warmup import freeze_heap
+freeze_heap()
+for _ in range(50):  # cyclic garbage: young collections run and are recorded
+    a = []; a.append(a); b = [[i] for i in range(2000)]; del a, b
+gc.collect()
+print(json.dumps({"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def run(env: dict) -> dict:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", **env})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_threshold_comes_from_the_environment(tmp_path):
+    assert run({"GC_THRESHOLD": "12345,17,33"})["threshold"] == [12345, 17, 33]
+
+
+def test_frozen_heap_and_the_default_threshold():
+    out = run({"GC_THRESHOLD": ""})
+    assert out["frozen"] > 1000  # the start-up heap is out of the collector's sight
+    bare = subprocess.run([sys.executable, "-c", "import gc; print(list(gc.get_threshold()))"], capture_output=True,
+                          text=True, check=True).stdout
+    assert out["threshold"] == json.loads(bare)  # unchanged unless GC_THRESHOLD says otherwise
+
+
+def test_pauses_are_recorded_per_generation(tmp_path):
+    run({"GC_STATS_DIR": str(tmp_path)})
+    files = list(tmp_path.glob("gc-*.json"))
+    assert len(files) == 1
+    data = json.loads(files[0].read_text())
+    assert data["generations"]["0"]["count"] > 0
+    assert data["generations"]["2"]["count"] >= 1  # freeze_heap's own and the final gc.collect()
+    assert {"total_ms", "max_ms", "over_5ms", "cpu_ms"} <= set(data["generations"]["0"])
+
+
+def test_nothing_is_recorded_without_the_setting(tmp_path):
+    run({"GC_STATS_DIR": ""})
+    assert not list(tmp_path.glob("gc-*.json"))
