@@ -20,6 +20,7 @@ import re
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
+from django.http.multipartparser import MultiPartParserError
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
@@ -73,7 +74,14 @@ def _body_problem(request) -> tuple[int, str] | None:
         return None
     ctype = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if ctype.startswith("multipart/"):
-        return None  # file uploads stream (the site has none; Django's own limits apply)
+        # Parsed by Django (its own limits apply); a NUL in a field would reach PostgreSQL.
+        try:
+            fields = request.POST
+        except MultiPartParserError:
+            return 400, _("The multipart body is malformed.")
+        if any("\x00" in key or any("\x00" in v for v in values) for key, values in fields.lists()):
+            return 400, _("The request contains a NUL character.")
+        return None
     body = request.body  # read once (≤ the limit); Django parses POST from the cached copy
     if b"\x00" in body:
         return 400, _("The request contains a NUL character.")

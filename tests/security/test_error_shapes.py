@@ -46,6 +46,17 @@ def test_nul_in_a_header_or_cookie_is_a_400(orden):
     assert r.status_code == 400
 
 
+def test_nul_in_a_multipart_field_is_a_400(orden):
+    # The route fuzzer on PostgreSQL: a note sent as multipart/form-data reached the database
+    # with its NUL (PostgreSQL refuses NUL in text: a 500). Nothing is stored.
+    client, match = orden
+    r = client.post(f"/matches/{match.id}/notes/", {"text": "a\x00b"})  # the test client sends multipart
+    assert r.status_code == 400
+    assert client.get(f"/api/matches/{match.id}/notes/").json().get("text", "") == ""
+    r = client.post(f"/matches/{match.id}/notes/", "text=a", content_type="multipart/form-data")  # no boundary
+    assert r.status_code == 400
+
+
 def test_unicode_digits_are_no_numbers(orden):
     client, match = orden
     for url in (f"/matches/{match.pk}/live/?version=²", f"/matches/{match.pk}/replay/?at=²",
