@@ -156,13 +156,14 @@ def test_chat_fits_and_marks_unread_where_folded(live_site, browser, make_user, 
     assert not page.locator("#chat-box").evaluate("d => d.open")
     jump = page.locator("#chat-jump")
     jump.wait_for(state="visible")
-    assert page.locator("#chat-jump-unread").inner_text() == "1"
+    # the count is filled in by script after load: waited for, not read at once
+    page.wait_for_function("document.getElementById('chat-jump-unread').textContent === '1'")
     say(alma, "Noch eine Zeile")
     page.wait_for_function("document.getElementById('chat-jump-unread').textContent === '2'")
     assert _on_screen(page, "#chat-jump")
     shot(page, f"phone-chat-jump-{game}")
     jump.click()
-    assert page.locator("#chat-box").evaluate("d => d.open")
+    page.wait_for_function("document.getElementById('chat-box').open")
     page.wait_for_function("document.getElementById('chat-jump-unread').hidden")
     box = page.locator("#chat-text").bounding_box()
     assert box["width"] >= 150 and box["x"] + box["width"] <= PHONE["width"], box
