@@ -61,11 +61,11 @@ def log_in(ctx, base, user, password):
 def click_a_move(page) -> None:
     """A pass (take or draw) when the board offers one, else the first design (two players'
     first round allows only designs worth 5 or more)."""
-    passes = page.locator("form[data-action=pass] button")
+    passes = page.locator("form[data-action=pass] button:enabled")  # unavailable moves are shown disabled
     if passes.count():
         passes.last.click()
         return
-    copies = page.locator("form[data-action=copy] button[data-tribute]")
+    copies = page.locator("form[data-action=copy] button[data-tribute]:enabled")
     if copies.count():
         copies.first.click()
         return
