@@ -23,6 +23,21 @@ os.environ.setdefault("RATE_LIMITS", "invitation-user=100000,chat-user=100000,to
                                      "deck-user=100000")
 
 
+# Tests of pure code: the engines, the tournament logic and the conformance suite over every
+# engine. They touch no database, cache, channel layer or broker, so the real-services pass of
+# .ci/test-suite leaves them to the first pass (`-m "not pure"`): running them twice proves
+# nothing and cost ~15 minutes of the CI budget.
+PURE_DIRS = ("games/alchemist/", "games/orden/", "tournaments/logic/", "conformance/")
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        rel = os.path.relpath(str(item.path), TESTS_DIR).replace(os.sep, "/")
+        if rel.startswith(PURE_DIRS):
+            item.add_marker(pytest.mark.pure)
+
+
 @pytest.fixture(autouse=True)
 def _no_dns(request, monkeypatch):
     """No test looks a name up on the network: push endpoints resolve through a stub
