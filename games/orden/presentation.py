@@ -38,7 +38,10 @@ T = {
            "cost": "Kosten", "delivers": "Liefert",
            "why_not_turn": "Du bist nicht am Zug.", "why_no_plays": "Kein Ausspielen mehr in diesem Zug.",
            "why_not_now": "Jetzt nicht spielbar (Bedingung, RANG oder Kosten nicht erfüllt).",
-           "why_decide": "Erst die offene Entscheidung oben treffen.", "why_end_turn": "Erst die offene Entscheidung oben treffen."},
+           "why_decide": "Erst die offene Entscheidung oben treffen.", "why_end_turn": "Erst die offene Entscheidung oben treffen.",
+           "why_no_actions": "Keine Aktion mehr in diesem Zug.",
+           "why_not_usable": "Jetzt nicht nutzbar (Bedingung, Kosten oder schon genutzt).",
+           "why_window": "Warte auf eine Reaktion auf {card}."},
     "en": {"you": "you", "player": "Player", "rank": "Rank", "no_rank": "no rank", "pfad": "Path",
            "auslage": "Display", "ablage": "Discard pile", "aussen": "Outside world", "deck": "Draw pile",
            "hand": "Hand", "my_hand": "My hand", "limits": "Limits", "play": "Plays",
@@ -67,7 +70,10 @@ T = {
            "cost": "Cost", "delivers": "Delivers",
            "why_not_turn": "It is not your turn.", "why_no_plays": "No plays left this turn.",
            "why_not_now": "Not playable now (a condition, RANK or cost is not met).",
-           "why_decide": "First make the open decision above.", "why_end_turn": "First make the open decision above."},
+           "why_decide": "First make the open decision above.", "why_end_turn": "First make the open decision above.",
+           "why_no_actions": "No actions left this turn.",
+           "why_not_usable": "Not usable now (a condition, its cost or used already).",
+           "why_window": "Waiting for a reaction to {card}."},
 }
 WAPPEN_COLOURS = {"orden": "#6b6b6b", "schwert": "#b22222", "hammer": "#8b5a2b", "buch": "#1f4e9c",
                   "meisterschaft": "#7d3c98", "burgherren": "#2e7d32", "grossmeister": "#c9a227",
@@ -228,6 +234,15 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             for c in hand:
                 if not c["actions"]:
                     c["why"] = why
+            # the own Path top and Display: a card that can be used shows "Use" disabled with its
+            # reason while it cannot (the card keeps its height: the seats below do not move)
+            why_use = (t["why_not_turn"] if seat not in movers else t["why_decide"] if view["phase"] != "main"
+                       else t["why_no_actions"] if my_limits and turn["actions"] >= my_limits["actions"]
+                       else t["why_not_usable"])
+            mine = next(s for s in seats if s["is_me"])
+            for c in mine["pfad"][:1] + mine["auslage"]:
+                if not c["actions"] and _usable(c["no"]):
+                    c["why"], c["off_label"] = why_use, t["use_card"]
         me = {"seat": seat, "hand": hand}
     pending = None
     if view.get("pending"):
@@ -263,9 +278,27 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
         "reacts": reacts, "orders": _order_controls(t, pending, paying), "payments": payments, "discards": discards, "paying": paying,
         "prompt": prompt, "finished": view["phase"] == "over", "result": result, "left": left,
         "turn": view["turn"], "my_turn": seat in movers, "mover": min(movers) if movers else None,
-        "limits": limits, "end_turn_off": (t["why_not_turn"] if seat not in movers else t["why_end_turn"])
+        "limits": limits, "end_turn_off": _end_turn_off(t, view, seat, movers, lang)
         if me is not None and view["phase"] != "over" and not general else "",
     }}
+
+
+def _end_turn_off(t, view, seat, movers, lang) -> str:
+    """Why End turn is disabled. While another seat is asked in a reaction window, the waiting
+    seat reads it here, in the move box's one fixed row (the window's prompt is the asked seat's:
+    the move box of the others keeps its height)."""
+    if seat in movers:
+        return t["why_end_turn"]
+    if view["phase"] == "react" and view.get("pending"):
+        return t["why_window"].format(card=_name(view["pending"]["no"], lang))
+    return t["why_not_turn"]
+
+
+@lru_cache(maxsize=1024)
+def _usable(no) -> bool:
+    """The card has a rule its owner may use from the Path or the Display (an Aktion or a
+    once-per-turn effect: games/orden/legal.py)."""
+    return any(a.kind == "aktion" or (a.kind == "effekt" and a.once_per_turn) for a in R.C[no].abilities)
 
 
 # Standing orders set where the decision comes up (games/orden/orders.py): each button holds

@@ -200,7 +200,11 @@ def test_a_chat_line_sent_while_the_socket_was_away_arrives_on_reconnect(live_si
     state["sockets"][-1].close()  # the next reconnect reaches the server: hello, state, fetch
     page.wait_for_selector("#chat-messages li:has-text('line while away')", timeout=15_000)
     texts = page.locator("#chat-messages li").all_inner_texts()
-    assert [t for t in texts if "line" in t] == ["alma: live line", "alma: line while away"], texts
+    # (another player's lines carry the "report" link, as the server renders them)
+    assert [t for t in texts if "line" in t] == ["alma: live line report", "alma: line while away report"], texts
+    away = page.locator("#chat-messages li:has-text('line while away')")
+    link = away.locator("a.report-link").get_attribute("href")
+    assert link == f"/reports/new/?chat={away.get_attribute('data-id')}&match={match.pk}&next=/matches/{match.pk}/"
     ctx.close()
 
 
@@ -234,7 +238,7 @@ def test_the_own_line_and_a_line_pushed_meanwhile_both_stay(live_site, browser, 
     page.wait_for_selector("#chat-messages li:has-text('my own line')")
     page.wait_for_timeout(800)  # the own line's frame comes too: not doubled
     texts = page.locator("#chat-messages li").all_inner_texts()
-    assert texts.count("bruno: my own line") == 1 and texts.count("alma: pushed meanwhile") == 1, texts
+    assert texts.count("bruno: my own line") == 1 and texts.count("alma: pushed meanwhile report") == 1, texts
     ctx.close()
 
 

@@ -154,8 +154,22 @@
     who.textContent = line.user;
     li.appendChild(who);
     li.appendChild(document.createTextNode(": " + line.text));
+    addReportLink(li, line);
     placeLine(list, li);
     return true;
+  }
+  // The "report" link of a server-rendered line (chat.html), for signed-in readers and not on
+  // their own lines: the chat's data-report-* attributes hold its path and the query after the id.
+  function addReportLink(li, line) {
+    var chat = document.getElementById("chat");
+    if (!chat || !chat.dataset.reportUrl || !line.id || line.user === chat.dataset.me) return;
+    var a = document.createElement("a");
+    a.className = "report-link";
+    a.rel = "nofollow";
+    a.href = chat.dataset.reportUrl + "?chat=" + encodeURIComponent(line.id) + (chat.dataset.reportRest || "");
+    a.textContent = chat.dataset.reportLabel || "report";
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(a);
   }
   var fetchingChat = false;
   function catchUpChat(last) {

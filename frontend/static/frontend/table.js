@@ -85,7 +85,13 @@
       if (ev.detail.shouldSwap) anchor = pickAnchor(isMove(ev.detail) ? lastForm : null);
     });
     document.body.addEventListener("htmx:afterSwap", function (ev) {
-      if (ev.detail.target.id === "live" || !document.body.contains(ev.detail.target)) restoreAnchor();
+      if (ev.detail.target.id !== "live" && document.body.contains(ev.detail.target)) return;
+      // The drawers get the player's choice now, in the swap's task: htmx's load hooks run only
+      // after its settle delay, so the new part would be painted once with the drawers as served
+      // (the clocks closed), the chat below them jumping up and back. (onLoad does it again.)
+      var live = document.getElementById("live");
+      if (live) setUpDrawers(live);
+      restoreAnchor();
     });
     document.body.addEventListener("htmx:afterSettle", function (ev) {
       if (!isMove(ev.detail)) return;  // a push or a poll: leave the focus alone
