@@ -173,8 +173,10 @@ FIXED = {"alchemist": ["#board", ".alc-supply", ".alc-cauldron[data-cauldron='0'
 
 
 def _screen_tops(page, game):
+    # beside the board (wide screens) the chat sits under the log: a new log line must not push it
+    wide = page.viewport_size["width"] >= 900
     return {s: page.locator(s).first.evaluate("e => Math.round(e.getBoundingClientRect().top)")
-            for s in FIXED[game] if page.locator(s).count()}
+            for s in FIXED[game] + (["#chat-box"] if wide else []) if page.locator(s).count()}
 
 
 def _move(page, game):
@@ -229,6 +231,26 @@ def test_the_waiting_players_view_does_not_jump_when_the_turn_passes_to_them(liv
     # the Layout Instability API sees replaced nodes only partly: recorded, not the proof
     print(f"{game} {size}: layout-shift sums {shifts}")
     assert all(v < 0.1 for v in shifts.values()), shifts  # web.dev's "good" cumulative layout shift
+    for page in (reader, actor):
+        page.context.close()
+
+
+def test_a_new_log_line_does_not_push_the_chat_down(live_site, browser):
+    """Beside the board (1280 px) the chat sits under the log: neither a longer log nor the
+    header's "your turn" badge appearing (its links wrapped onto a second row: the whole page
+    went 30 px down) may move it under the reader."""
+    match_id, sessions, mover = _match("alchemist", 2, 6, "logchat")  # the first round allows only designs
+    reader = _open(browser, live_site, match_id, sessions[1 - mover], DESKTOP)
+    actor = _open(browser, live_site, match_id, sessions[mover], DESKTOP)
+    lines = reader.locator("#log li").count()
+    before = reader.locator("#chat-box").evaluate("e => Math.round(e.getBoundingClientRect().top)")
+    version = int(reader.locator("#live").get_attribute("data-version"))
+    _move(actor, "alchemist")
+    reader.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)
+    reader.wait_for_timeout(300)
+    assert reader.locator("#log li").count() > lines, "the move wrote no log line"
+    after = reader.locator("#chat-box").evaluate("e => Math.round(e.getBoundingClientRect().top)")
+    assert abs(after - before) <= 2, f"the chat moved from {before} to {after} px"
     for page in (reader, actor):
         page.context.close()
 
