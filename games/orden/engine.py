@@ -46,6 +46,16 @@ _REASONS = {
 }
 
 
+def _listed(action, listed) -> bool:
+    """``canon(action)`` among the canonical listed actions; listed actions hold no lists (the
+    common case) compare as they are: a posted list then matches nothing either way."""
+    for a in listed:
+        for v in a.values():
+            if v.__class__ is list:
+                return canon(action) in [canon(a) for a in listed]
+    return action in listed
+
+
 class OrdenEngine:
     meta = META
 
@@ -125,7 +135,7 @@ class OrdenEngine:
         if action["type"] == "choose" and "zone" not in action:
             action = self._old_choose(state, seat, action)
         try:
-            ok = canon(action) in [canon(a) for a in legal(state, seat, action)] or legacy_ok(state, seat, action)
+            ok = _listed(action, legal(state, seat, action)) or legacy_ok(state, seat, action)
         except (TypeError, KeyError, AttributeError, ValueError):
             ok = False
         if not ok:
