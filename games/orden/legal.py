@@ -23,6 +23,9 @@ def blocked_key(card, ai) -> str:
     return f"{card.name.de}|{next(i for i, b in enumerate(card.abilities) if b == a)}"
 
 
+R.BLOCKED_KEY.update({(no, ai): blocked_key(c, ai) for no, c in R.C.items() for ai in range(len(c.abilities))})
+
+
 def choice_cost(ability):
     for c in ability.costs:
         if c.what != "self":
@@ -64,7 +67,7 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
             if posted_aktion and ai != only_ability:
                 continue
             if a.kind == "aktion":
-                if not mine or blocked_key(c, ai) in t["blocked"]:
+                if not mine or R.BLOCKED_KEY[(c.no, ai)] in t["blocked"]:
                     continue
                 if acts_left is None:
                     acts_left = t["acts"] < R.limit(state, s, "actions")

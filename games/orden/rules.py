@@ -32,6 +32,7 @@ AGAINST = {no: v for no, v in AGAINST.items() if v}
 # the same, each rule with just those statics
 AGAINST_RULES = {no: tuple((a, tuple(st for st in a.statics if st.kind in ("opp_limit", "ban"))) for a in v)
                  for no, v in AGAINST.items()}
+BLOCKED_KEY = {}  # (card number, rule index) -> legal.blocked_key, filled by legal on import
 WHEN = {no: tuple((ai, a) for ai, a in enumerate(c.abilities) if a.when is not None) for no, c in C.items()}
 WHEN = {no: v for no, v in WHEN.items() if v}
 FIXED = {no: tuple(dict(d.props) for d in c.liefert) for no, c in C.items()
@@ -276,17 +277,48 @@ def multipliers(state, s, _depth=0) -> dict:
     return m
 
 
+def _limit_rules(kind) -> dict:
+    """Per limit: card number -> ((rule, the sum of its ``kind`` statics for that limit), ...)."""
+    out = {w: {} for w in BASE_LIMITS}
+    for no, c in C.items():
+        for a in c.abilities:
+            for w in BASE_LIMITS:
+                plus = [st.plus for st in a.statics if st.kind == kind and st.limit == w]
+                if plus:
+                    out[w].setdefault(no, []).append((a, sum(plus)))
+    return {w: {no: tuple(v) for no, v in d.items()} for w, d in out.items()}
+
+
+OWN_LIMIT = _limit_rules("limit")  # the owner's limit statics
+OPP_LIMIT = _limit_rules("opp_limit")  # the opponents' (opp_limit)
+
+
 def limit(state, s, which) -> int:
     """AUSSPIELEN+n, AKTIONEN+n, HANDLIMIT+n add up (also negative ones and the opponents'
-    opp_limit, down to a floor); one-turn extras for the current turn."""
+    opp_limit, down to a floor); one-turn extras for the current turn. Only the cards with
+    such a static are looked at (the statics of ``_statics``/``against``, summed)."""
     n = BASE_LIMITS[which]
-    for st in _statics(state, s):
-        if st.kind == "limit" and st.limit == which:
-            n += st.plus
-    if AGAINST:
-        for st in against(state, s):
-            if st.kind == "opp_limit" and st.limit == which:
-                n -= st.plus
+    own, opp = OWN_LIMIT[which], OPP_LIMIT[which]
+    ci = state["ci"]
+    for o, p in enumerate(state["p"]):
+        rules_of = own if o == s else opp
+        if not rules_of:
+            continue
+        r = None
+        for iid in (p["pfad"][0], *p["auslage"]):
+            no = ci[iid]
+            rules = rules_of.get(no)
+            if rules is None:
+                continue
+            gate = GATE[no]
+            if gate >= 0:
+                if r is None:
+                    r = RV[ci[p["pfad"][0]]]
+                if r < gate:
+                    continue
+            for a, plus in rules:
+                if not a.conditions or holds(state, o, a.conditions):
+                    n += plus if o == s else -plus
     n = max(n, FLOORS[which])
     if s == state["cur"]:
         n += state["t"].get(_XKEY.get(which, ""), 0)
@@ -439,16 +471,21 @@ def candidates(state, s, cost, exclude=(), with_opts=False, only=None) -> list:
                 if iid not in exclude and (ci[iid] in nos if nos is not None else matches(C[ci[iid]], cost.select)):
                     out.append((iid, zone, None) if with_opts else (iid, zone))
         return out
-    mult = multipliers(state, s)
+    mult = None  # looked up for the first Auslage card only (hand cards are never multiplied)
     req = dict(cost.props)
     plain_wanted = len(req) > (1 if "S" in req else 0)
     wild_wanted = "?" in req
     for zone in zones:
-        m = mult if zone == "auslage" else None
         for iid in ids(zone):
             if iid in exclude:
                 continue
             no = ci[iid]
+            if zone == "auslage":
+                if mult is None:
+                    mult = multipliers(state, s)
+                m = mult
+            else:
+                m = None
             letters = LETTERS.get(no)
             if letters is not None:  # fixed deliveries: decide relevance from the letters
                 if not letters or not (not letters.isdisjoint(req) or ("?" in letters and plain_wanted)
@@ -465,14 +502,25 @@ def candidates(state, s, cost, exclude=(), with_opts=False, only=None) -> list:
 
 def can_pay(state, s, cost, chosen, exclude=()) -> bool:
     """Do the chosen cards (still in their zones) pay ``cost``?"""
-    allowed = {i: z for i, z in zone_cards(state, s, cost.zone) if i not in exclude}
-    if len(set(chosen)) != len(chosen) or any(i not in allowed for i in chosen):
+    if len(set(chosen)) != len(chosen):
         return False
+    p = state["p"][s]
+    zones = ("hand", "auslage") if cost.zone == "hand_or_auslage" else (cost.zone,)
+    where = []  # the zone of each chosen card (zone_cards, not excluded)
+    for i in chosen:
+        if i in exclude:
+            return False
+        for z in zones:
+            if i in p[z]:
+                where.append(z)
+                break
+        else:
+            return False
     ci = state["ci"]
     if cost.what == "cards":
         return len(chosen) >= cost.count and all(matches(C[ci[i]], cost.select) for i in chosen)
-    mult = multipliers(state, s)
-    return covers([deliveries(state, s, C[ci[i]], allowed[i], mult) for i in chosen], dict(cost.props))
+    mult = multipliers(state, s) if "auslage" in where else None  # hand cards are never multiplied
+    return covers([deliveries(state, s, C[ci[i]], z, mult) for i, z in zip(chosen, where)], dict(cost.props))
 
 
 def payable(state, s, cost, exclude=()) -> bool:
