@@ -120,8 +120,9 @@ def refill_all(ctx):
     """„Ist der Nachziehstapel leer, wird der Ablagestapel gemischt …“ is a state, not a step
     of drawing: after every rule step no seat has an empty Nachziehstapel beside a full Ablage
     (so a „wählen … aus Deinem Nachziehstapel“ finds the cards). Version 2 states only."""
-    if v2(ctx.st):
-        for s, p in enumerate(ctx.st["p"]):
+    st = ctx.st
+    if st.get("v", 1) >= 2:  # v2(), inlined: this runs after every rule step
+        for s, p in enumerate(st["p"]):
             if not p["deck"] and p["ablage"]:
                 refill(ctx, s)
 
@@ -154,7 +155,8 @@ def draw(ctx, s, n):
         iid = p["deck"].pop()
         p["hand"].append(iid)
         got.append(iid)
-        refill(ctx, s)
+        if not p["deck"] and p["ablage"]:  # refill's own test, checked here: most draws need none
+            refill(ctx, s)
     if got:
         ctx.reveals = True
         ctx.ev(type="draw", seat=s, n=len(got))

@@ -118,6 +118,15 @@ class OrdenEngine:
             return [state["pend"]["asked"]]
         return [state["cur"]]
 
+    @staticmethod
+    def _mover(state):
+        """``to_move(state)[0]`` of a game not over."""
+        if state["res"] is not None:
+            return state["res"]["seat"]
+        if state["phase"] == "react":
+            return state["pend"]["asked"]
+        return state["cur"]
+
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         return legal(state, seat)
 
@@ -128,7 +137,7 @@ class OrdenEngine:
     def apply(self, state: dict, seat: int, action: dict) -> Step:
         if state["phase"] == "over":
             raise IllegalAction("The game is over.", "Das Spiel ist vorbei.")
-        if seat not in self.to_move(state):
+        if seat != self._mover(state):
             raise IllegalAction("It is not your turn.", "Du bist nicht am Zug.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")

@@ -235,8 +235,14 @@ def legacy_ok(state, s, action) -> bool:
 
 
 def legal(state, s, only=None) -> list:
-    with R.frozen_state():
+    # R.frozen_state, inlined (this runs on every apply): statics cached while listing
+    outer = R._MEMO
+    if outer is None:
+        R._MEMO = {}
+    try:
         return _legal(state, s, only)
+    finally:
+        R._MEMO = outer
 
 
 def _legal(state, s, only=None) -> list:
