@@ -40,12 +40,22 @@ def _copy_lists(d: dict) -> dict:
     return new
 
 
+def _copy_player(p: dict) -> dict:
+    if len(p) != 9:  # not the shape engine.setup makes: the general copy
+        return _copy(p, PLAYER_LISTS)
+    # the shape of engine.setup, keys in its order (a literal is the cheapest copy)
+    return {"deck": p["deck"][:], "pfad": p["pfad"][:], "hand": p["hand"][:], "auslage": p["auslage"][:],
+            "ablage": p["ablage"][:], "aussen": p["aussen"][:], "known": p["known"][:], "never": p["never"],
+            "path": p["path"]}
+
+
 def copy_state(st: dict) -> dict:
     """A copy deep enough that apply never mutates its input (ci/own/opts are never written;
     ci is copied on write). Runs once per apply, so it copies only the lists."""
     new = st.copy()
-    new["p"] = [_copy(p, PLAYER_LISTS) for p in st["p"]]
-    new["t"] = _copy(st["t"], TURN_LISTS)
+    new["p"] = [_copy_player(p) for p in st["p"]]
+    t = st["t"]
+    new["t"] = {**t, "blocked": t["blocked"][:], "once": t["once"][:]}
     if st["pend"] is not None:
         new["pend"] = _copy_lists(st["pend"])
     if st["res"] is not None:
@@ -110,8 +120,9 @@ def refill_all(ctx):
     """„Ist der Nachziehstapel leer, wird der Ablagestapel gemischt …“ is a state, not a step
     of drawing: after every rule step no seat has an empty Nachziehstapel beside a full Ablage
     (so a „wählen … aus Deinem Nachziehstapel“ finds the cards). Version 2 states only."""
-    if v2(ctx.st):
-        for s, p in enumerate(ctx.st["p"]):
+    st = ctx.st
+    if st.get("v", 1) >= 2:  # v2(), inlined: this runs after every rule step
+        for s, p in enumerate(st["p"]):
             if not p["deck"] and p["ablage"]:
                 refill(ctx, s)
 
@@ -144,7 +155,8 @@ def draw(ctx, s, n):
         iid = p["deck"].pop()
         p["hand"].append(iid)
         got.append(iid)
-        refill(ctx, s)
+        if not p["deck"] and p["ablage"]:  # refill's own test, checked here: most draws need none
+            refill(ctx, s)
     if got:
         ctx.reveals = True
         ctx.ev(type="draw", seat=s, n=len(got))
@@ -341,8 +353,12 @@ def descend(ctx, s):
 def in_play_changed(old, new) -> bool:
     """Did anything trigger conditions read change from state ``old`` to ``new``: the Pfade
     and Auslagen (ranks, possessions, deliveries) or the card an instance id names?"""
-    return new["ci"] is not old["ci"] or any(
-        p["pfad"] != q["pfad"] or p["auslage"] != q["auslage"] for p, q in zip(new["p"], old["p"]))
+    if new["ci"] is not old["ci"]:
+        return True
+    for p, q in zip(new["p"], old["p"]):  # a loop, not any(): this runs after every apply
+        if p["pfad"] != q["pfad"] or p["auslage"] != q["auslage"]:
+            return True
+    return False
 
 
 def settle(ctx):

@@ -46,6 +46,16 @@ _REASONS = {
 }
 
 
+def _listed(action, listed) -> bool:
+    """``canon(action)`` among the canonical listed actions; listed actions hold no lists (the
+    common case) compare as they are: a posted list then matches nothing either way."""
+    for a in listed:
+        for v in a.values():
+            if v.__class__ is list:
+                return canon(action) in [canon(a) for a in listed]
+    return action in listed
+
+
 class OrdenEngine:
     meta = META
 
@@ -108,6 +118,15 @@ class OrdenEngine:
             return [state["pend"]["asked"]]
         return [state["cur"]]
 
+    @staticmethod
+    def _mover(state):
+        """``to_move(state)[0]`` of a game not over."""
+        if state["res"] is not None:
+            return state["res"]["seat"]
+        if state["phase"] == "react":
+            return state["pend"]["asked"]
+        return state["cur"]
+
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         return legal(state, seat)
 
@@ -118,14 +137,14 @@ class OrdenEngine:
     def apply(self, state: dict, seat: int, action: dict) -> Step:
         if state["phase"] == "over":
             raise IllegalAction("The game is over.", "Das Spiel ist vorbei.")
-        if seat not in self.to_move(state):
+        if seat != self._mover(state):
             raise IllegalAction("It is not your turn.", "Du bist nicht am Zug.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("The move could not be read.", "Der Zug konnte nicht gelesen werden.")
         if action["type"] == "choose" and "zone" not in action:
             action = self._old_choose(state, seat, action)
         try:
-            ok = canon(action) in [canon(a) for a in legal(state, seat, action)] or legacy_ok(state, seat, action)
+            ok = _listed(action, legal(state, seat, action)) or legacy_ok(state, seat, action)
         except (TypeError, KeyError, AttributeError, ValueError):
             ok = False
         if not ok:

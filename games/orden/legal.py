@@ -23,6 +23,9 @@ def blocked_key(card, ai) -> str:
     return f"{card.name.de}|{next(i for i, b in enumerate(card.abilities) if b == a)}"
 
 
+R.BLOCKED_KEY.update({(no, ai): blocked_key(c, ai) for no, c in R.C.items() for ai in range(len(c.abilities))})
+
+
 def choice_cost(ability):
     for c in ability.costs:
         if c.what != "self":
@@ -54,6 +57,15 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
     posted_aktion = type(only_ability) is int and any(
         iid == only_card and 0 <= only_ability < len(c.abilities) and c.abilities[only_ability].kind == "aktion"
         for iid, c in active)
+    rivals = None  # checking one card's rules: only the effects that could beat one of them matter
+    if only_card is not None and not posted_aktion:
+        rivals = set()
+        for iid, c in active:
+            if iid == only_card:
+                for a in c.abilities:
+                    rivals |= _DOMINATORS.get(id(a), _NONE)
+        if not any(iid == only_card for iid, _c in active):
+            return []  # nothing of that card can be listed
     once = []  # startable once-per-turn effects of every card (they compete with each other)
     for iid, c in active:
         mine = only_card is None or iid == only_card
@@ -63,8 +75,10 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
         for ai, a in enumerate(c.abilities):
             if posted_aktion and ai != only_ability:
                 continue
+            if not mine and rivals is not None and id(a) not in rivals:
+                continue  # it dominates none of the checked card's effects: it cannot strike one
             if a.kind == "aktion":
-                if not mine or blocked_key(c, ai) in t["blocked"]:
+                if not mine or R.BLOCKED_KEY[(c.no, ai)] in t["blocked"]:
                     continue
                 if acts_left is None:
                     acts_left = t["acts"] < R.limit(state, s, "actions")
@@ -90,6 +104,20 @@ def activations(state, s, only_card=None, only_ability=None) -> list:
         worse = [act for act, a in once if any(dominates(b, a) for _, b in once)]
         out = [act for act in out if act not in worse]
     return out
+
+
+_NONE = frozenset()
+# id of a once-per-turn effect of the card set -> ids of the effects that dominate it (a static
+# relation of two rules; the card set lives as long as the process, so ids stay theirs)
+_DOMINATORS = {}
+
+
+def _index_dominators():
+    once = [a for c in R.C.values() for a in c.abilities if a.kind == "effekt" and a.once_per_turn]
+    for a in once:
+        ds = frozenset(id(b) for b in once if dominates(b, a))
+        if ds:
+            _DOMINATORS[id(a)] = ds
 
 
 def used_once(t, group):
@@ -207,8 +235,14 @@ def legacy_ok(state, s, action) -> bool:
 
 
 def legal(state, s, only=None) -> list:
-    with R.frozen_state():
+    # R.frozen_state, inlined (this runs on every apply): statics cached while listing
+    outer = R._MEMO
+    if outer is None:
+        R._MEMO = {}
+    try:
         return _legal(state, s, only)
+    finally:
+        R._MEMO = outer
 
 
 def _legal(state, s, only=None) -> list:
@@ -229,3 +263,6 @@ def _legal(state, s, only=None) -> list:
 
 def has_reaction(state, s) -> bool:
     return bool(reactions(state, s))
+
+
+_index_dominators()

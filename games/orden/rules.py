@@ -29,11 +29,17 @@ MULTIPLY = {no: v for no, v in MULTIPLY.items() if v}
 AGAINST = {no: tuple(a for a in v if any(st.kind in ("opp_limit", "ban") for st in a.statics))
            for no, v in STATIC.items()}
 AGAINST = {no: v for no, v in AGAINST.items() if v}
+# the same, each rule with just those statics
+AGAINST_RULES = {no: tuple((a, tuple(st for st in a.statics if st.kind in ("opp_limit", "ban"))) for a in v)
+                 for no, v in AGAINST.items()}
+BLOCKED_KEY = {}  # (card number, rule index) -> legal.blocked_key, filled by legal on import
 WHEN = {no: tuple((ai, a) for ai, a in enumerate(c.abilities) if a.when is not None) for no, c in C.items()}
 WHEN = {no: v for no, v in WHEN.items() if v}
 FIXED = {no: tuple(dict(d.props) for d in c.liefert) for no, c in C.items()
          if not any(d.conditions for d in c.liefert)}
 LETTERS = {no: frozenset(p for o in opts for p in o) for no, opts in FIXED.items()}
+RV = {no: c.rank_value for no, c in C.items()}  # rank_value is a property: a call each time
+_XKEY = {"play": "xplay", "actions": "xact"}
 
 
 def card(state, iid):
@@ -71,7 +77,7 @@ def rule_source(state, holder) -> int:
 
 
 def rank(state, s) -> float:
-    return C[state["ci"][state["p"][s]["pfad"][0]]].rank_value
+    return RV[state["ci"][state["p"][s]["pfad"][0]]]
 
 
 def gate_ok(c, r) -> bool:
@@ -90,6 +96,41 @@ def matches(c, sel) -> bool:
     return True
 
 
+# the card numbers each selector of the card set matches, by the selector's id (the selector
+# kept beside it, so a reused id of another object never answers): hot loops test membership
+_SELECTED = {}
+
+
+def _index_selectors():
+    def add(sel):
+        if sel is not None and id(sel) not in _SELECTED:
+            nos = frozenset(no for no, c in C.items() if matches(c, sel))
+            _SELECTED[id(sel)] = (sel, nos, frozenset(no for no in nos if C[no].kind == "deck"))
+
+    for c in C.values():
+        for a in c.abilities:
+            for x in (*a.conditions, *a.costs, *a.verbs, *a.statics, *((a.when,) if a.when else ())):
+                add(getattr(x, "select", None))
+        for d in c.liefert:
+            for x in d.conditions:
+                add(x.select)
+
+
+_index_selectors()
+
+
+def selected(sel):
+    """The frozenset of card numbers ``sel`` matches, None for a selector not of the card set."""
+    got = _SELECTED.get(id(sel))
+    return got[1] if got is not None and got[0] is sel else None
+
+
+def selected_deck(sel):
+    """``selected`` of the Nachziehstapel cards (kind "deck") only."""
+    got = _SELECTED.get(id(sel))
+    return got[2] if got is not None and got[0] is sel else None
+
+
 def active(state, s):
     """(iid, card) whose rules work: top of the Pfad and the Auslage, rank gates met."""
     p = state["p"][s]
@@ -104,7 +145,10 @@ def active(state, s):
 
 
 def holds(state, s, conds, _depth=0) -> bool:
-    return all(holds1(state, s, c, _depth) for c in conds)
+    for c in conds:  # a loop, not all(generator): this is the hottest call of the engine
+        if not holds1(state, s, c, _depth):
+            return False
+    return True
 
 
 def holds1(state, s, cond, _depth=0) -> bool:
@@ -116,19 +160,43 @@ def holds1(state, s, cond, _depth=0) -> bool:
     p = state["p"][s]
     ci = state["ci"]
     if k == "rank_in_pfad":
-        return any(C[ci[i]].rank == cond.rank for i in p["pfad"])
+        want = cond.rank
+        for i in p["pfad"]:
+            if C[ci[i]].rank == want:
+                return True
+        return False
     if k == "possess":
-        return sum(matches(C[ci[i]], cond.select) for i in p["auslage"]) >= cond.count
+        nos = selected(cond.select)
+        if nos is None:
+            return sum(matches(C[ci[i]], cond.select) for i in p["auslage"]) >= cond.count
+        n = 0
+        for i in p["auslage"]:
+            if ci[i] in nos:
+                n += 1
+        return n >= cond.count
     if k == "lacks":
-        return not any(matches(C[ci[i]], cond.select) for i in p["auslage"])
+        nos = selected(cond.select)
+        if nos is None:
+            return not any(matches(C[ci[i]], cond.select) for i in p["auslage"])
+        for i in p["auslage"]:
+            if ci[i] in nos:
+                return False
+        return True
     if k == "behind":
         r = rank(state, s)
-        return any(rank(state, o) > r for o in range(state["n"]) if o != s)
+        pl = state["p"]
+        for o in range(state["n"]):
+            if o != s and RV[ci[pl[o]["pfad"][0]]] > r:
+                return True
+        return False
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
         if _depth > 2:
             return False
         mine = prop_total(state, s, cond.prop, _depth + 1)
-        return all(prop_total(state, o, cond.prop, _depth + 1) < mine for o in range(state["n"]) if o != s)
+        for o in range(state["n"]):
+            if o != s and not prop_total(state, o, cond.prop, _depth + 1) < mine:
+                return False
+        return True
     if k == "possess_props":
         if _depth > 2:  # a delivery condition asking for properties: no recursion loops
             return False
@@ -166,33 +234,38 @@ class frozen_state:
 
 
 def _statics(state, s, _depth=0, kind=None):
-    """The static effects working for ``s``; ``kind`` "multiply" looks only at cards that
-    have a multiplier (so conditions of other statics are not evaluated for it)."""
+    """The static effects working for ``s`` (a list: callers must not change it); ``kind``
+    "multiply" looks only at cards that have a multiplier (so conditions of other statics are
+    not evaluated for it)."""
     if _MEMO is not None and _depth == 0:
         key = s if kind is None else (kind, s)
         got = _MEMO.get(key)
         if got is None:
-            got = _MEMO[key] = list(_statics_now(state, s, 0, kind))
+            got = _MEMO[key] = _statics_now(state, s, 0, kind)
         return got
     return _statics_now(state, s, _depth, kind)
 
 
-def _statics_now(state, s, _depth=0, kind=None):
+def _statics_now(state, s, _depth=0, kind=None) -> list:
     p = state["p"][s]
     ci = state["ci"]
     r = None
     index = STATIC if kind is None else MULTIPLY
+    out = []
     for iid in (p["pfad"][0], *p["auslage"]):
-        abilities = index.get(ci[iid])
+        no = ci[iid]
+        abilities = index.get(no)
         if abilities is None:
             continue
-        if GATE[ci[iid]] >= 0:
+        gate = GATE[no]
+        if gate >= 0:
             r = rank(state, s) if r is None else r
-            if r < GATE[ci[iid]]:
+            if r < gate:
                 continue
         for a in abilities:
             if not a.conditions or holds(state, s, a.conditions, _depth):
-                yield from a.statics
+                out += a.statics
+    return out
 
 
 def multipliers(state, s, _depth=0) -> dict:
@@ -204,20 +277,51 @@ def multipliers(state, s, _depth=0) -> dict:
     return m
 
 
+def _limit_rules(kind) -> dict:
+    """Per limit: card number -> ((rule, the sum of its ``kind`` statics for that limit), ...)."""
+    out = {w: {} for w in BASE_LIMITS}
+    for no, c in C.items():
+        for a in c.abilities:
+            for w in BASE_LIMITS:
+                plus = [st.plus for st in a.statics if st.kind == kind and st.limit == w]
+                if plus:
+                    out[w].setdefault(no, []).append((a, sum(plus)))
+    return {w: {no: tuple(v) for no, v in d.items()} for w, d in out.items()}
+
+
+OWN_LIMIT = _limit_rules("limit")  # the owner's limit statics
+OPP_LIMIT = _limit_rules("opp_limit")  # the opponents' (opp_limit)
+
+
 def limit(state, s, which) -> int:
     """AUSSPIELEN+n, AKTIONEN+n, HANDLIMIT+n add up (also negative ones and the opponents'
-    opp_limit, down to a floor); one-turn extras for the current turn."""
+    opp_limit, down to a floor); one-turn extras for the current turn. Only the cards with
+    such a static are looked at (the statics of ``_statics``/``against``, summed)."""
     n = BASE_LIMITS[which]
-    for st in _statics(state, s):
-        if st.kind == "limit" and st.limit == which:
-            n += st.plus
-    if AGAINST:
-        for st in against(state, s):
-            if st.kind == "opp_limit" and st.limit == which:
-                n -= st.plus
+    own, opp = OWN_LIMIT[which], OPP_LIMIT[which]
+    ci = state["ci"]
+    for o, p in enumerate(state["p"]):
+        rules_of = own if o == s else opp
+        if not rules_of:
+            continue
+        r = None
+        for iid in (p["pfad"][0], *p["auslage"]):
+            no = ci[iid]
+            rules = rules_of.get(no)
+            if rules is None:
+                continue
+            gate = GATE[no]
+            if gate >= 0:
+                if r is None:
+                    r = RV[ci[p["pfad"][0]]]
+                if r < gate:
+                    continue
+            for a, plus in rules:
+                if not a.conditions or holds(state, o, a.conditions):
+                    n += plus if o == s else -plus
     n = max(n, FLOORS[which])
     if s == state["cur"]:
-        n += state["t"].get({"play": "xplay", "actions": "xact"}.get(which, ""), 0)
+        n += state["t"].get(_XKEY.get(which, ""), 0)
     return n
 
 
@@ -234,17 +338,17 @@ def against(state, s) -> list:
 def _against_now(state, s) -> list:
     out = []
     ci = state["ci"]
-    for o in range(state["n"]):
+    for o, p in enumerate(state["p"]):
         if o == s:
             continue
-        p = state["p"][o]
         for iid in (p["pfad"][0], *p["auslage"]):
-            abilities = AGAINST.get(ci[iid])
-            if abilities is None or rank(state, o) < GATE[ci[iid]]:
+            no = ci[iid]
+            rules = AGAINST_RULES.get(no)
+            if rules is None or rank(state, o) < GATE[no]:
                 continue
-            for a in abilities:
+            for a, sts in rules:
                 if not a.conditions or holds(state, o, a.conditions):
-                    out.extend(st for st in a.statics if st.kind in ("opp_limit", "ban"))
+                    out += sts
     return out
 
 
@@ -252,8 +356,11 @@ def banned(state, s, iid) -> bool:
     """Does an opponent's ban forbid ``s`` to play this card?"""
     if not AGAINST:
         return False
+    sts = against(state, s)
+    if not sts:
+        return False
     c = C[state["ci"][iid]]
-    return any(st.kind == "ban" and matches(c, st.select) for st in against(state, s))
+    return any(st.kind == "ban" and matches(c, st.select) for st in sts)
 
 
 def deliveries(state, s, c, zone, mult=None, _depth=0) -> list:
@@ -275,19 +382,25 @@ def deliveries(state, s, c, zone, mult=None, _depth=0) -> list:
     return out
 
 
+_PLAIN_SET = frozenset(PLAIN)
+
+
 def _feasible(f, w, req) -> bool:
+    """``f``: plain and S amounts (keys among T K V W E S), ``w``: wildcards (?)."""
     if f.get("S", 0) < req.get("S", 0):
         return False
     deficit = 0
     need = req.get("?", 0)
     total = w
-    for p in PLAIN:
-        fp = f.get(p, 0)
-        rp = req.get(p, 0)
-        total += fp
-        need += rp
-        if rp > fp:
-            deficit += rp - fp
+    for p, fp in f.items():
+        if p != "S":
+            total += fp
+    for p, rp in req.items():
+        if p in _PLAIN_SET:
+            need += rp
+            fp = f.get(p, 0)
+            if rp > fp:
+                deficit += rp - fp
     return deficit <= w and total >= need
 
 
@@ -352,21 +465,27 @@ def candidates(state, s, cost, exclude=(), with_opts=False, only=None) -> list:
 
     out = []
     if cost.what == "cards":
+        nos = selected(cost.select)
         for zone in zones:
             for iid in ids(zone):
-                if iid not in exclude and matches(C[ci[iid]], cost.select):
+                if iid not in exclude and (ci[iid] in nos if nos is not None else matches(C[ci[iid]], cost.select)):
                     out.append((iid, zone, None) if with_opts else (iid, zone))
         return out
-    mult = multipliers(state, s)
+    mult = None  # looked up for the first Auslage card only (hand cards are never multiplied)
     req = dict(cost.props)
     plain_wanted = len(req) > (1 if "S" in req else 0)
     wild_wanted = "?" in req
     for zone in zones:
-        m = mult if zone == "auslage" else None
         for iid in ids(zone):
             if iid in exclude:
                 continue
             no = ci[iid]
+            if zone == "auslage":
+                if mult is None:
+                    mult = multipliers(state, s)
+                m = mult
+            else:
+                m = None
             letters = LETTERS.get(no)
             if letters is not None:  # fixed deliveries: decide relevance from the letters
                 if not letters or not (not letters.isdisjoint(req) or ("?" in letters and plain_wanted)
@@ -383,14 +502,25 @@ def candidates(state, s, cost, exclude=(), with_opts=False, only=None) -> list:
 
 def can_pay(state, s, cost, chosen, exclude=()) -> bool:
     """Do the chosen cards (still in their zones) pay ``cost``?"""
-    allowed = {i: z for i, z in zone_cards(state, s, cost.zone) if i not in exclude}
-    if len(set(chosen)) != len(chosen) or any(i not in allowed for i in chosen):
+    if len(set(chosen)) != len(chosen):
         return False
+    p = state["p"][s]
+    zones = ("hand", "auslage") if cost.zone == "hand_or_auslage" else (cost.zone,)
+    where = []  # the zone of each chosen card (zone_cards, not excluded)
+    for i in chosen:
+        if i in exclude:
+            return False
+        for z in zones:
+            if i in p[z]:
+                where.append(z)
+                break
+        else:
+            return False
     ci = state["ci"]
     if cost.what == "cards":
         return len(chosen) >= cost.count and all(matches(C[ci[i]], cost.select) for i in chosen)
-    mult = multipliers(state, s)
-    return covers([deliveries(state, s, C[ci[i]], allowed[i], mult) for i in chosen], dict(cost.props))
+    mult = multipliers(state, s) if "auslage" in where else None  # hand cards are never multiplied
+    return covers([deliveries(state, s, C[ci[i]], z, mult) for i, z in zip(chosen, where)], dict(cost.props))
 
 
 def payable(state, s, cost, exclude=()) -> bool:
@@ -412,11 +542,17 @@ def choice_options(state, s, verb, exclude=()) -> list:
     ci = state["ci"]
     p = state["p"][s]
     out = set()
+    nos = selected_deck(verb.select)
     for z in _search_zones(verb):
         for iid in p[z]:
             if iid in exclude:
                 continue
-            c = C[ci[iid]]
+            no = ci[iid]
+            if nos is not None:
+                if no in nos:
+                    out.add((no, z))
+                continue
+            c = C[no]
             if c.kind == "deck" and matches(c, verb.select):
                 out.add((c.no, z))
     return sorted(out)
