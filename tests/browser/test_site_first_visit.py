@@ -161,6 +161,11 @@ def test_chat_fits_and_marks_unread_where_folded(live_site, browser, make_user, 
     say(alma, "Noch eine Zeile")
     page.wait_for_function("document.getElementById('chat-jump-unread').textContent === '2'")
     assert _on_screen(page, "#chat-jump")
+    # while it shows, the page ends that far below the last content: whatever the end of the
+    # page holds (the clocks on a desktop) can be scrolled out from under the button
+    room = page.evaluate("""() => ({pad: parseFloat(getComputedStyle(document.body).paddingBottom),
+        covers: innerHeight - document.getElementById('chat-jump').getBoundingClientRect().top})""")
+    assert room["pad"] >= room["covers"], room
     shot(page, f"phone-chat-jump-{game}")
     jump.click()
     page.wait_for_function("document.getElementById('chat-box').open")
