@@ -1,6 +1,7 @@
 """Work a server process does once at start-up rather than in its first requests."""
 import gc
 import os
+import sys
 
 
 def import_urls() -> None:
@@ -23,11 +24,17 @@ def freeze_heap() -> None:
 
 
 def tune_gc() -> None:
-    """``GC_THRESHOLD=a,b,c`` (gc.set_threshold) for this process, and the collector's pauses
-    recorded with ``GC_STATS_DIR`` (config/gcstats.py)."""
+    """``GC_THRESHOLD=a,b,c`` (gc.set_threshold) for this process, the collector's pauses
+    recorded with ``GC_STATS_DIR`` (config/gcstats.py), and ``SWITCH_INTERVAL`` (seconds,
+    sys.setswitchinterval): how long a busy thread keeps the GIL from the others. A socket
+    server's move threads hold it against the event loop that reads and writes the sockets; the
+    default 5 ms is a candidate for the tail (docs/performance.md, "Steady tail")."""
     from config import gcstats
 
     threshold = os.environ.get("GC_THRESHOLD")
     if threshold:
         gc.set_threshold(*(int(x) for x in threshold.split(",")))
+    switch = os.environ.get("SWITCH_INTERVAL")
+    if switch:
+        sys.setswitchinterval(float(switch))
     gcstats.install()

@@ -16,7 +16,8 @@ freeze_heap()
 for _ in range(50):  # cyclic garbage: young collections run and are recorded
     a = []; a.append(a); b = [[i] for i in range(2000)]; del a, b
 gc.collect()
-print(json.dumps({"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}))
+import sys
+print(json.dumps({"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count(), "switch": sys.getswitchinterval()}))
 """
 
 
@@ -29,6 +30,11 @@ def run(env: dict) -> dict:
 
 def test_threshold_comes_from_the_environment(tmp_path):
     assert run({"GC_THRESHOLD": "12345,17,33"})["threshold"] == [12345, 17, 33]
+
+
+def test_switch_interval_comes_from_the_environment():
+    assert run({"SWITCH_INTERVAL": "0.0005"})["switch"] == 0.0005
+    assert run({"SWITCH_INTERVAL": ""})["switch"] == 0.005  # Python's default unless set
 
 
 def test_frozen_heap_and_the_default_threshold():
