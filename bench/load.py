@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import os
 import random
 import resource
 import statistics
@@ -205,6 +207,7 @@ async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, f
     try:
         arrived = await asyncio.wait_for(asyncio.shield(fut), frame_timeout)
         stats["rtt"].append(arrived - t0)
+        stats["rtt_at"].append(t0)
     except asyncio.TimeoutError:
         stats["lost_frames"] += 1
     finally:
@@ -213,8 +216,63 @@ async def move(session, base: str, m: Mirror, rng: random.Random, stats: dict, f
     return True
 
 
+class ClientPauses:
+    """The client's own garbage-collector pauses (gc.callbacks): a pause of the client delays the
+    frames it reads and bunches the moves it was due to start, so it shows in the round trips."""
+
+    def __init__(self):
+        self.pauses: list[tuple[int, float]] = []
+        self._t = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase, info):
+        if phase == "start":
+            self._t = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], time.perf_counter() - self._t))
+
+    def take(self) -> dict:
+        """Pauses since the last take: count and longest per generation, ms."""
+        out = {}
+        for gen, s in self.pauses:
+            n, longest = out.get(gen, (0, 0.0))
+            out[gen] = (n + 1, max(longest, s))
+        self.pauses = []
+        return {f"gen{g}": {"n": n, "max_ms": round(m * 1000, 1)} for g, (n, m) in sorted(out.items())}
+
+
+PAUSES = ClientPauses()
+
+
+def quiet_client_heap() -> None:
+    """Once the sockets are open: the mirrors, sockets and sessions are long-lived, so they leave
+    the collector's walks (gc.freeze). Without it, the client's full collections walked them all and
+    paused its event loop 70–140 ms a few times per phase: the frames read late and the moves due in
+    that time started in one bunch, which the server then queued (docs/performance.md, "Steady tail").
+    ``BENCH_CLIENT_GC=plain`` keeps the old behaviour for before/after runs, ``frozen`` only this."""
+    if os.environ.get("BENCH_CLIENT_GC") != "plain":
+        gc.collect()
+        gc.freeze()
+    PAUSES.take()
+
+
+class NoClientCollections:
+    """While a phase is measured the client does not collect at all (its young collections still
+    paused it 10–20 ms now and then); the garbage of one phase is collected after it, unmeasured."""
+
+    def __enter__(self):
+        self.on = os.environ.get("BENCH_CLIENT_GC") not in ("plain", "frozen") and gc.isenabled()
+        if self.on:
+            gc.disable()
+
+    def __exit__(self, *exc):
+        if self.on:
+            gc.enable()
+            gc.collect()
+
+
 def new_stats() -> dict:
-    return {"post": [], "rtt": [], "errors": {}, "lost_frames": 0, "done": 0, "shed": 0}
+    return {"post": [], "rtt": [], "rtt_at": [], "errors": {}, "lost_frames": 0, "done": 0, "shed": 0}
 
 
 def cpu_seconds() -> float:
@@ -229,9 +287,10 @@ async def cmd_moves(args, mirrors: list[Mirror]) -> dict:
         t = time.perf_counter()
         readers = await open_sockets(session, args.base, mirrors)
         connect_s = time.perf_counter() - t
+        quiet_client_heap()
         await asyncio.sleep(1.0)
         results = {"sockets": len(readers) - 1, "matches": len(mirrors), "connect_s": round(connect_s, 2),
-                   "phases": []}
+                   "client_gc": os.environ.get("BENCH_CLIENT_GC") or "off", "phases": []}
         rates = [float(r) for r in str(args.rate).split(",")]
         for rate in rates:
             results["phases"].append(await phase_open_loop(session, args, mirrors, rate))
@@ -262,7 +321,8 @@ async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> 
             await move(session, args.base, m, rng, stats, args.frame_timeout, args.via, args.request_timeout)
             at += rng.expovariate(per_match)
 
-    await asyncio.gather(*(runner(m) for m in mirrors))
+    with NoClientCollections():
+        await asyncio.gather(*(runner(m) for m in mirrors))
     elapsed = time.perf_counter() - start
     active_left = sum(1 for m in mirrors if not m.over)
     return {"mode": "open", "target_rate": rate, "duration_s": round(elapsed, 2),
@@ -271,7 +331,13 @@ async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> 
             "errors": stats["errors"], "lost_frames": stats["lost_frames"], "active_matches_left": active_left,
             "shed": stats["shed"], "via": args.via,
             "late_starts_over_100ms": sum(1 for x in lag if x > 0.1),
-            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
+            # where the tail lies in the phase: the ten slowest round trips, [s after the start, ms]
+            "slowest": sorted(([round(at - start, 2), round(rtt * 1000, 1)] for rtt, at in
+                               zip(stats["rtt"], stats["rtt_at"])), key=lambda x: -x[1])[:10],
+            **({"raw": [[round(at - start, 4), round(rtt * 1000, 2)] for rtt, at in zip(stats["rtt"], stats["rtt_at"])],
+                "lag_max_ms": round(max(lag, default=0) * 1000, 1)} if os.environ.get("BENCH_RAW") else {}),
+            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2),
+            "client_gc_pauses": PAUSES.take()}
 
 
 async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
@@ -279,6 +345,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
     timeout = aiohttp.ClientTimeout(total=args.request_timeout)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         readers = await open_sockets(session, args.base, mirrors)
+        quiet_client_heap()
         await asyncio.sleep(1.0)
         stats = new_stats()
         rng = random.Random(7)
@@ -291,7 +358,8 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
             while not m.over and time.perf_counter() < end:
                 await move(session, args.base, m, rng, stats, args.frame_timeout, args.via, args.request_timeout)
 
-        await asyncio.gather(*(runner(m) for m in active))
+        with NoClientCollections():
+            await asyncio.gather(*(runner(m) for m in active))
         elapsed = time.perf_counter() - start
         for task in readers:
             task.cancel()
@@ -301,7 +369,8 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
             "round_trip_ms": summary_ms(stats["rtt"]), "errors": stats["errors"],
             "lost_frames": stats["lost_frames"], "finished_matches": sum(1 for m in active if m.over),
             "shed": stats["shed"], "via": args.via,
-            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2)}
+            "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2),
+            "client_gc": os.environ.get("BENCH_CLIENT_GC") or "off", "client_gc_pauses": PAUSES.take()}
 
 
 async def cmd_idle(args, mirrors: list[Mirror]) -> dict:

@@ -13,9 +13,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from config.warmup import freeze_heap, import_urls  # noqa: E402
+from config.warmup import freeze_heap, import_urls, load_games  # noqa: E402
 
 import_urls()
+load_games()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -12,6 +12,15 @@ def import_urls() -> None:
     get_resolver().url_patterns
 
 
+def load_games() -> None:
+    """Import the game plugins now: the registry loads them on first use, which was the first
+    move of each socket server process (17 of its 31 ms; the first moves of a run were the slowest
+    of the phase: docs/performance.md, "Steady tail")."""
+    from games import registry
+
+    registry.plugins()
+
+
 def freeze_heap() -> None:
     """Move everything loaded so far (Django, the apps, the games: ~150,000 objects) out of the
     garbage collector's sight. Its full passes walk every tracked object; with this heap one

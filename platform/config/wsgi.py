@@ -9,7 +9,8 @@ from config.shedding import shed_late_api  # noqa: E402
 
 application = shed_late_api(get_wsgi_application())
 
-from config.warmup import freeze_heap, import_urls  # noqa: E402
+from config.warmup import freeze_heap, import_urls, load_games  # noqa: E402
 
 import_urls()
+load_games()
 freeze_heap()

@@ -100,13 +100,14 @@ def publish(match_id: int, version: int, badge_seats: set[int] | None = None,
         text = dumps(frame)
         group = public_group(match_id) if seat is None else seat_group(match_id, seat)
         messages.append((group, {"type": "match.frame", "text": text}))
+    # The seats' frames leave before the badges' query: the other players wait for them, and the
+    # query's round trip had stood between the commit and every frame (the steady tail).
+    _send_all(messages)
     # Each player's "your turn" badge: how many matches wait for them now.
     user_ids = [u for seat, u in sorted(seat_users.items()) if badge_seats is None or seat in badge_seats]
     counts = turn_counts(user_ids)
-    for user_id in user_ids:
-        messages.append((user_group(user_id), {"type": "match.frame", "text": dumps(
-            {"type": "turn", "match": match.pk, "count": counts.get(user_id, 0)})}))
-    _send_all(messages)
+    _send_all([(user_group(user_id), {"type": "match.frame", "text": dumps(
+        {"type": "turn", "match": match.pk, "count": counts.get(user_id, 0)})}) for user_id in user_ids])
 
 
 def turn_counts(user_ids: list[int]) -> dict[int, int]:

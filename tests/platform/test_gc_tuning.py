@@ -58,3 +58,24 @@ def test_pauses_are_recorded_per_generation(tmp_path):
 def test_nothing_is_recorded_without_the_setting(tmp_path):
     run({"GC_STATS_DIR": ""})
     assert not list(tmp_path.glob("gc-*.json"))
+
+
+LOADED = """
+import json, sys
+import config.{entry}
+from games import registry
+print(json.dumps({{"plugins_loaded": registry.plugins.cache_info().currsize,
+                   "alchemist_imported": "games.alchemist.engine" in sys.modules}}))
+"""
+
+
+def test_server_processes_load_the_games_at_start_up():
+    """The game plugins are imported when a server process starts, before it is frozen, not in the
+    first move it serves (that move took 31 ms instead of 6; docs/performance.md, "Steady tail")."""
+    for entry in ("asgi", "wsgi"):
+        done = subprocess.run([sys.executable, "-c", LOADED.format(entry=entry)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+                                   "DJANGO_SETTINGS_MODULE": "config.settings"})
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert json.loads(done.stdout.strip().splitlines()[-1]) == {"plugins_loaded": 1, "alchemist_imported": True}
