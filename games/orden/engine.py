@@ -14,7 +14,9 @@ from games.rng import Rng
 # "3": the second base set (issue 24.2): changed cards are new card numbers, the old versions
 # stay in the catalog (schema.Card.until), and a match set up under "1" or "2" resolves its
 # starter decks and checks its decks with the cards of its own version (decks.resolve).
-ENGINE_VERSION = "3"
+# "4": the balance pass measured with the lookahead pilot (issue 24): Kraft no longer draws, Foliant
+# draws 2, Dekan ascends cheaply from 6x W; new card numbers, the version-3 cards stay for replays.
+ENGINE_VERSION = "4"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 

@@ -1,0 +1,46 @@
+"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Three cards
+changed (Kraft, Foliant, Dekan: docs/games/orden.md, "Balance"); each is a new card number, and a
+match set up under version 3 keeps the old ones."""
+from orden_scenario import CS, Scenario, no_of
+
+from games.orden import decks
+from games.orden.plugin import PLUGIN
+
+FILL = ["Demut"] * 10
+
+
+def test_version_3_matches_keep_their_cards_and_new_ones_take_the_new_versions():
+    choices = [{"deck": "starter:schwert"}, {"deck": "starter:buch"}]
+    old = PLUGIN.setup_recorded("3", 2, {}, 5, choices)
+    new = PLUGIN.setup_recorded("4", 2, {}, 5, choices)
+    assert old["v"] == 3 and new["v"] == 4
+    old_nos = {old["ci"][i] for p in old["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
+    new_nos = {new["ci"][i] for p in new["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
+    assert {120, 141} <= old_nos and not {220, 241} & old_nos
+    assert {220, 241} <= new_nos and not {120, 141} & new_nos
+    assert 33 in decks.starter("buch", 3)["pfad"] and 35 in decks.starter("buch", 4)["pfad"]
+    assert all(CS.cards[no].in_version(3) for no in old_nos) and all(CS.cards[no].in_version(4) for no in new_nos)
+
+
+def test_kraft_hits_but_draws_no_more():
+    sc = Scenario([{"path": "schwert", "auslage": ["Kraft"], "deck": FILL},
+                   {"path": "hammer", "hand": ["Silberling"] * 2, "deck": FILL}])
+    sc.activate(0, "Kraft", 0)
+    assert sc.hand_size(1) == 1 and sc.hand_size(0) == 0
+    assert no_of("Kraft") == 220 and [v.kind for a in CS.cards[120].abilities for v in a.verbs][-1] == "draw"
+
+
+def test_foliant_draws_two_once_per_turn_with_6_w():
+    sc = Scenario([{"path": "buch", "auslage": ["Foliant", "Foliant", "Foliant"], "deck": FILL}, {"deck": FILL}])
+    sc.activate(0, "Foliant", 0)
+    assert sc.hand_size(0) == 2
+    assert not sc.usable(0, "Foliant", 0)  # once per turn, every card of that name
+
+
+def test_dekan_ascends_cheaply_from_6_w():
+    hand = ["Foliant", "Foliant", "Gehorsam"]
+    sc = Scenario([{"path": "buch", "rank": "VI+", "plus6": True, "auslage": ["Foliant", "Foliant", "Foliant"],
+                    "hand": hand, "deck": FILL}, {"deck": FILL}])
+    assert sc.usable(0, "Dekan", 2)  # 6x W lie out (8x was needed in version 3)
+    sc.activate(0, "Dekan", 2, pay=hand)
+    assert sc.rank(0) == "VII"
