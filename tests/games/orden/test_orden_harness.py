@@ -45,3 +45,14 @@ def test_tiny_run_reports_every_figure(tmp_path):
     goals = {g["goal"] for g in r["goals"]}
     assert "no found deck > 60 % vs the best starter" in goals and "4p game ≤ 30 ms engine time" in goals
     assert r["version"]["cards_sha256"]
+
+
+def test_the_interval_counts_seeds_not_games():
+    """Both games of a seed share its deal: ten seeds won twice and ten lost twice are twenty
+    samples, not forty, and their interval is wider than the one over games."""
+    scores = [1.0] * 10 + [0.0] * 10
+    assert round(H.seed_ci95(scores), 1) == round(196 * ((0.5 * 0.5 * 20 / 19) / 20) ** 0.5, 1)
+    assert H.seed_ci95(scores) > H.ci95(20, 40)
+    assert H.seed_ci95([0.5] * 20) == 196 * (0.25 / 20 / 20) ** 0.5  # a floor: never zero
+    wins, ended = H.Pairing(3, 4, 9.0)
+    assert (wins, ended) == (3, 4) and H.Pairing(3, 4, 9.0).ci == 9.0
