@@ -15,7 +15,8 @@ from games.rng import Rng
 # stay in the catalog (schema.Card.until), and a match set up under "1" or "2" resolves its
 # starter decks and checks its decks with the cards of its own version (decks.resolve).
 # "4": the balance pass measured with the lookahead pilot (issue 24): Kraft no longer draws, Foliant
-# draws 2, Dekan ascends cheaply from 6x W; new card numbers, the version-3 cards stay for replays.
+# draws 2, Dekan ascends cheaply from 6x W, Triumvirat lost its AUSSPIELEN+1; new card numbers, the
+# version-3 cards stay for replays.
 ENGINE_VERSION = "4"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7

@@ -1,5 +1,5 @@
-"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Three cards
-changed (Kraft, Foliant, Dekan: docs/games/orden.md, "Balance"); each is a new card number, and a
+"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Four cards
+changed (Kraft, Foliant, Dekan, Triumvirat: docs/games/orden.md, "Balance"); each is a new card number, and a
 match set up under version 3 keeps the old ones."""
 from orden_scenario import CS, Scenario, no_of
 
@@ -44,3 +44,9 @@ def test_dekan_ascends_cheaply_from_6_w():
     assert sc.usable(0, "Dekan", 2)  # 6x W lie out (8x was needed in version 3)
     sc.activate(0, "Dekan", 2, pay=hand)
     assert sc.rank(0) == "VII"
+
+
+def test_triumvirat_delivers_but_gives_no_extra_play_since_version_4():
+    assert no_of("Triumvirat") == 208 and CS.cards[108].until == 3 and CS.cards[208].since == 4
+    sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
+    assert sc.limits(0)["play"] == 1

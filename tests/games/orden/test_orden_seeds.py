@@ -185,6 +185,10 @@ def test_mentor_michael_played_at_rank_v_leaves_at_once():
 def test_triumvirat_needs_vi_plus_in_the_pfad_not_on_top():
     card = R.C[no_of("Triumvirat")]
     sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"]}, OPP])
-    assert R.deliveries(sc.state, 0, card, "auslage") == [{"?": 3}] and sc.limits(0)["play"] == 2
+    assert R.deliveries(sc.state, 0, card, "auslage") == [{"?": 3}]
     sc = Scenario([{"rank": "IV", "auslage": ["Triumvirat"]}, OPP])
-    assert R.deliveries(sc.state, 0, card, "auslage") == [] and sc.limits(0)["play"] == 1
+    assert R.deliveries(sc.state, 0, card, "auslage") == []
+    # Data version 4 took its AUSSPIELEN+1 (with it, one copy lifted a searched deck from 30 % to
+    # 71 % against the Hammer starter: docs/games/orden.md); version 3's card keeps it for old matches.
+    assert sc.limits(0)["play"] == 1 and not card.abilities
+    assert [s.kind for a in R.C[108].abilities for s in a.statics] == ["limit"]
