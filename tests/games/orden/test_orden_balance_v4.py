@@ -50,3 +50,16 @@ def test_triumvirat_delivers_but_gives_no_extra_play_since_version_4():
     assert no_of("Triumvirat") == 208 and CS.cards[108].until == 3 and CS.cards[208].since == 4
     sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
     assert sc.limits(0)["play"] == 1
+
+
+def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
+    """Two recorded games in which both lookahead bots, at IX, ended turn after turn with a full hand
+    until the harness's 300-round cap (issue 24: simulated games always end)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    import orden_harness as H
+
+    for seed, pair in ((22, ["starter:buch", "starter:schwert"]), (25, ["starter:hammer", "starter:buch"])):
+        r = H.play_game({"decks": pair, "seed": seed, "pilots": ["lookahead"] * 2})
+        assert r["winner"] is not None and r["rounds"] < 100, (seed, r["rounds"])
