@@ -13,7 +13,8 @@ pytestmark = pytest.mark.django_db
 
 
 def a_card_with_count(n=1):
-    return next(c for c in sorted(cardset().cards.values(), key=lambda c: c.no) if c.kind == "deck" and c.count == n)
+    return next(c for c in sorted(cardset().cards.values(), key=lambda c: c.no)
+                if c.kind == "deck" and c.count == n and c.in_version(decks.CURRENT))  # not a retired version
 
 
 # --- services ------------------------------------------------------------------------------------
