@@ -12,7 +12,6 @@ from matches.models import LogEntry, Match
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.skipif("orden" not in registry.plugins(), reason="Der Orden not installed")
 def test_an_old_log_with_never_ask_replays_and_stays_private(make_user):
     users = [make_user("ada"), make_user("bert")]
     with transaction.atomic():

@@ -159,7 +159,6 @@ def _peer_tables(active, rounds, seed, bye):
 def test_never_worse_than_the_peer(n, seeds):
     """Σ|Δ| never above swisspair's, and at equal Σ|Δ| never more floaters, round after round
     of simulated Eiserner-Thron tournaments (bench/swiss_peer.py does this at scale)."""
-    pytest.importorskip("swisspair")
     scheme = get_scheme("eiserner_thron")
     for seed in seeds:
         rng, rounds, players = Rng(seed), [], list(range(1, n + 1))
