@@ -4,13 +4,12 @@ import html
 import json
 from pathlib import Path
 
+import django
 
 from games.orden.bots import BOTS
 from games.orden.engine import ENGINE
 from games.orden.plugin import PLUGIN
 from games.rng import Rng
-
-import django  # noqa: E402  (the board is a Django template; requirements.txt has it)
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "games" / "orden" / "templates"
 
