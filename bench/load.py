@@ -244,13 +244,18 @@ class ClientPauses:
 PAUSES = ClientPauses()
 
 
+def client_gc() -> str:
+    """``BENCH_CLIENT_GC``: "off" (default: frozen heap, no collections while measuring), "frozen"
+    (the heap frozen only) or "plain" (the client before stop 31), for before/after runs."""
+    return os.environ.get("BENCH_CLIENT_GC") or "off"
+
+
 def quiet_client_heap() -> None:
     """Once the sockets are open: the mirrors, sockets and sessions are long-lived, so they leave
     the collector's walks (gc.freeze). Without it, the client's full collections walked them all and
     paused its event loop 70–140 ms a few times per phase: the frames read late and the moves due in
-    that time started in one bunch, which the server then queued (docs/performance.md, "Steady tail").
-    ``BENCH_CLIENT_GC=plain`` keeps the old behaviour for before/after runs, ``frozen`` only this."""
-    if os.environ.get("BENCH_CLIENT_GC") != "plain":
+    that time started in one bunch, which the server then queued (docs/performance.md, "Steady tail")."""
+    if client_gc() != "plain":
         gc.collect()
         gc.freeze()
     PAUSES.take()
@@ -261,7 +266,7 @@ class NoClientCollections:
     paused it 10–20 ms now and then); the garbage of one phase is collected after it, unmeasured."""
 
     def __enter__(self):
-        self.on = os.environ.get("BENCH_CLIENT_GC") not in ("plain", "frozen") and gc.isenabled()
+        self.on = client_gc() == "off" and gc.isenabled()
         if self.on:
             gc.disable()
 
@@ -290,7 +295,7 @@ async def cmd_moves(args, mirrors: list[Mirror]) -> dict:
         quiet_client_heap()
         await asyncio.sleep(1.0)
         results = {"sockets": len(readers) - 1, "matches": len(mirrors), "connect_s": round(connect_s, 2),
-                   "client_gc": os.environ.get("BENCH_CLIENT_GC") or "off", "phases": []}
+                   "client_gc": client_gc(), "phases": []}
         rates = [float(r) for r in str(args.rate).split(",")]
         for rate in rates:
             results["phases"].append(await phase_open_loop(session, args, mirrors, rate))
@@ -370,7 +375,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
             "lost_frames": stats["lost_frames"], "finished_matches": sum(1 for m in active if m.over),
             "shed": stats["shed"], "via": args.via,
             "client_cpu_share": round((cpu_seconds() - cpu0) / elapsed, 2),
-            "client_gc": os.environ.get("BENCH_CLIENT_GC") or "off", "client_gc_pauses": PAUSES.take()}
+            "client_gc": client_gc(), "client_gc_pauses": PAUSES.take()}
 
 
 async def cmd_idle(args, mirrors: list[Mirror]) -> dict:

@@ -41,6 +41,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -125,7 +126,7 @@ class Runner:
         return out
 
     def pairings(self, jobs):
-        """``jobs``: [(deck_a, deck_b, seeds)] → [(a_wins, ended)] (all games in one batch)."""
+        """``jobs``: [(deck_a, deck_b, seeds)] → [Pairing] (all games in one batch)."""
         tasks, spans = [], []
         for a, b, seeds in jobs:
             ts = self.pair_tasks(a, b, seeds)
@@ -134,16 +135,14 @@ class Runner:
         res = self.run(tasks)
         out = []
         for i, j in spans:
-            wins = ended = 0
-            per_seed = {}
+            per_seed = {}  # seed -> [A's wins, games ended]
             for t, r in zip(tasks[i:j], res[i:j]):
                 if r["winner"] is not None:
-                    ended += 1
-                    wins += r["winner"] == t["a_seat"]
                     s = per_seed.setdefault(t["seed"], [0, 0])
                     s[0] += r["winner"] == t["a_seat"]
                     s[1] += 1
-            out.append(Pairing(wins, ended, seed_ci95([w / e for w, e in per_seed.values()])))
+            out.append(Pairing(sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values()),
+                               seed_ci95([w / e for w, e in per_seed.values()])))
         return out
 
 
@@ -152,13 +151,11 @@ def seeds(base, games):
     return list(range(base, base + max(1, games // 2)))
 
 
-class Pairing(tuple):
-    """(wins, ended) of deck A, and ``ci``: the 95 % half-width in points counted over seeds."""
-
-    def __new__(cls, wins, ended, ci):
-        self = super().__new__(cls, (wins, ended))
-        self.ci = ci
-        return self
+class Pairing(NamedTuple):
+    """Deck A's wins among the games that ended, and the 95 % half-width in points over seeds."""
+    wins: int
+    ended: int
+    ci: float
 
 
 def seed_ci95(scores):
@@ -190,8 +187,7 @@ def part_starters(run, games, seed0):
     score = {p: [] for p in PATHS}
     jobs = [(f"starter:{a}", f"starter:{b}", seeds(seed0, games)) for i, a in enumerate(PATHS) for b in PATHS[i + 1:]]
     names = [(a, b) for i, a in enumerate(PATHS) for b in PATHS[i + 1:]]
-    for (a, b), pr in zip(names, run.pairings(jobs)):
-        (w, e), ci = pr, pr.ci
+    for (a, b), (w, e, ci) in zip(names, run.pairings(jobs)):
         r = w / max(e, 1)
         out[f"{a}-{b}"] = {"a_wins": r, "ended": e, "ci95": ci, "ci95_games": ci95(w, e)}
         score[a].append(r)
@@ -280,7 +276,7 @@ def part_search(run, opp, screen, climb, children, randoms, seed0):
         next_seed[0] += len(ss)
         todo = [(label, d) for label, d in cands]
         res = run.pairings([(d, opp_deck, ss) for _, d in todo])
-        for (label, d), (w, e) in zip(todo, res):
+        for (label, d), (w, e, _) in zip(todo, res):
             s = score.setdefault(key(d), [0, 0, label, d, 0])  # wins, ended, label, deck, rounds
             s[0] += w
             s[1] += e
@@ -323,9 +319,8 @@ def part_verify(run, finds, games, seed0, best=None, others=None):
     for label, d in finds:
         row = {"label": label, "deck": d, "describe": describe(d), "vs": {}}
         for p in PATHS:
-            pr = next(res)
-            w, e = pr
-            row["vs"][p] = {"wins": w / max(e, 1), "ended": e, "ci95": pr.ci, "ci95_games": ci95(w, e)}
+            w, e, ci = next(res)
+            row["vs"][p] = {"wins": w / max(e, 1), "ended": e, "ci95": ci, "ci95_games": ci95(w, e)}
         out.append(row)
         print(f"find {label}: " + ", ".join(f"vs {p} {v['wins'] * 100:.1f}% ±{v['ci95']:.1f} ({v['ended']})"
                                             for p, v in row["vs"].items()), flush=True)
@@ -341,8 +336,7 @@ def part_ranks(run, games, seed0):
         for label in ("VI+", "IX+"):
             names.append(f"{p}-{label}")
             jobs.append((drop(full, (label,)), full, seeds(seed0, games)))
-    for name, pr in zip(names, run.pairings(jobs)):
-        (w, e), ci = pr, pr.ci
+    for name, (w, e, ci) in zip(names, run.pairings(jobs)):
         out[name] = {"dropped_wins": w / max(e, 1), "ended": e, "ci95": ci, "ci95_games": ci95(w, e)}
         p, label = name.split("-", 1)
         print(f"starter:{p} without {label} vs with it: {w / max(e, 1) * 100:.1f}% ±{ci:.1f} over seeds ({e} games)",

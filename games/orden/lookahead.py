@@ -143,7 +143,7 @@ def lookahead_bot(state, seat, rng):
 
 def _standstill(state, s) -> bool:
     """Ending now would leave the position as it was: nothing played or activated this turn and a
-    full hand, so nothing is drawn either. Two lookahead bots at IX ended turn after turn so until
+    full hand, so nothing is drawn either. Two lookahead bots at IX ended turn after turn until
     the 300-round cap (2 of 300 paired games, data version 4); the heuristic bot moves on."""
     t = state["t"]
     return t["plays"] == 0 and t["acts"] == 0 and len(state["p"][s]["hand"]) >= R.limit(state, s, "hand")

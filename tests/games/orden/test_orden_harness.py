@@ -54,5 +54,5 @@ def test_the_interval_counts_seeds_not_games():
     assert round(H.seed_ci95(scores), 1) == round(196 * ((0.5 * 0.5 * 20 / 19) / 20) ** 0.5, 1)
     assert H.seed_ci95(scores) > H.ci95(20, 40)
     assert H.seed_ci95([0.5] * 20) == 196 * (0.25 / 20 / 20) ** 0.5  # a floor: never zero
-    wins, ended = H.Pairing(3, 4, 9.0)
+    wins, ended, ci = H.Pairing(3, 4, 9.0)
     assert (wins, ended) == (3, 4) and H.Pairing(3, 4, 9.0).ci == 9.0
