@@ -56,6 +56,10 @@
   function ready() {
     if (!window.htmx || !document.querySelector("[data-match]")) return;
     var htmx = window.htmx;
+    // The drawers are served open (no script: everything in sight); they get their state as soon
+    // as this script runs, not at htmx's first load event, which comes a task later: the socket
+    // could open in between, with the chat still open on a phone.
+    setUpDrawers(document);
     htmx.onLoad(function (elt) {
       var root = elt.querySelectorAll ? elt : document;
       if (root === document.body || root.id === "live" || root.querySelector("#live")) {
