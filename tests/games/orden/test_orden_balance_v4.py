@@ -1,6 +1,7 @@
-"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Four cards
-changed (Kraft, Foliant, Dekan, Triumvirat: docs/games/orden.md, "Balance"); each is a new card number, and a
-match set up under version 3 keeps the old ones."""
+"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Cards changed in
+two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren:
+docs/games/orden.md, "Balance"); each is a new card number, and a match set up under version 3 keeps the old
+ones."""
 from orden_scenario import CS, Scenario, no_of
 
 from games.orden import decks
@@ -16,8 +17,9 @@ def test_version_3_matches_keep_their_cards_and_new_ones_take_the_new_versions()
     assert old["v"] == 3 and new["v"] == 4
     old_nos = {old["ci"][i] for p in old["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
     new_nos = {new["ci"][i] for p in new["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
-    assert {120, 141} <= old_nos and not {220, 241} & old_nos
-    assert {220, 241} <= new_nos and not {120, 141} & new_nos
+    assert {120, 141, 17, 19, 140} <= old_nos and not {220, 241, 38, 39, 240} & old_nos
+    assert {220, 241, 38, 39, 240} <= new_nos and not {120, 141, 17, 19, 140} & new_nos
+    assert 29 in decks.starter("hammer", 3)["pfad"] and 37 in decks.starter("hammer", 4)["pfad"]
     assert 33 in decks.starter("buch", 3)["pfad"] and 35 in decks.starter("buch", 4)["pfad"]
     assert all(CS.cards[no].in_version(3) for no in old_nos) and all(CS.cards[no].in_version(4) for no in new_nos)
 
@@ -50,6 +52,50 @@ def test_triumvirat_delivers_but_gives_no_extra_play_since_version_4():
     assert no_of("Triumvirat") == 208 and CS.cards[108].until == 3 and CS.cards[208].since == 4
     sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
     assert sc.limits(0)["play"] == 1
+
+
+def test_komtur_gives_one_more_play():
+    sc = Scenario([{"path": "hammer", "rank": "VI+", "plus6": True, "deck": FILL}, {"deck": FILL}])
+    assert no_of("Komtur") == 37 and CS.cards[29].until == 3
+    assert sc.limits(0)["play"] == 2  # version 3's Komtur (29): 1
+
+
+def test_meister_is_left_cheaply_with_vi_plus_in_the_pfad():
+    """The optional rank pays back its step: from VII, 1x T and 2x E (no MYSTERIUM needed)."""
+    hand = ["Demut", "Gebet", "Gebet"]
+    sc = Scenario([{"path": "hammer", "rank": "VII", "plus6": True, "hand": hand, "deck": FILL}, {"deck": FILL}])
+    assert no_of("Meister") == 38 and sc.usable(0, "Meister", 2)
+    sc.activate(0, "Meister", 2, pay=hand)
+    assert sc.rank(0) == "VIII"
+    # without VI+ in the Pfad the same hand does not ascend (no MYSTERIUM, too few E)
+    sc = Scenario([{"path": "hammer", "rank": "VII", "hand": hand, "deck": FILL}, {"deck": FILL}])
+    assert not any(sc.usable(0, "Meister", a) for a in range(3))
+
+
+def test_erzmeister_is_left_for_one_s_with_ix_plus_in_the_pfad():
+    seat = {"path": "buch", "rank": "IX", "auslage": ["Vision", "Vision"], "hand": ["Gnade"], "deck": FILL}
+    sc = Scenario([dict(seat, plus9=True), {"deck": FILL}])
+    assert no_of("Erzmeister") == 39 and sc.usable(0, "Erzmeister", 2)
+    sc.activate(0, "Erzmeister", 2, pay=["Gnade"])
+    assert sc.rank(0) == "IX+"
+    sc = Scenario([seat, {"deck": FILL}])  # without IX+: the old ways, 2x E and 1x S from the hand
+    assert not any(sc.usable(0, "Erzmeister", a) for a in range(3))
+
+
+def test_schriftrolle_recalls_a_card_and_draws_one():
+    sc = Scenario([{"path": "buch", "auslage": ["Schriftrolle"], "ablage": ["Kraft"], "deck": FILL},
+                   {"deck": FILL}])
+    sc.activate(0, "Schriftrolle", 0, choose=["Kraft"])
+    assert sorted(sc.zone(0, "hand")) == ["Demut", "Kraft"]  # version 3's Schriftrolle (140): Kraft only
+
+
+def test_goldbarren_trades_only_from_8_v():
+    sc = Scenario([{"path": "hammer", "auslage": ["Goldbarren"] * 3, "hand": ["Demut"], "deck": FILL},
+                   {"deck": FILL}])
+    assert not sc.usable(0, "Goldbarren", 0)  # 6x V: enough for version 3's Goldbarren (131)
+    sc = Scenario([{"path": "hammer", "auslage": ["Goldbarren"] * 4, "hand": ["Demut"], "deck": FILL},
+                   {"deck": FILL}])
+    assert sc.usable(0, "Goldbarren", 0)
 
 
 def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
