@@ -1,5 +1,5 @@
 """Issue 24: the balance pass measured with the lookahead pilot (data version 4). Cards changed in
-two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren:
+two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren, Disputation:
 docs/games/orden.md, "Balance"); each is a new card number, and a match set up under version 3 keeps the old
 ones."""
 from orden_scenario import CS, Scenario, no_of
@@ -17,8 +17,8 @@ def test_version_3_matches_keep_their_cards_and_new_ones_take_the_new_versions()
     assert old["v"] == 3 and new["v"] == 4
     old_nos = {old["ci"][i] for p in old["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
     new_nos = {new["ci"][i] for p in new["p"] for i in p["hand"] + p["deck"] + p["pfad"]}
-    assert {120, 141, 17, 19, 140} <= old_nos and not {220, 241, 38, 39, 240} & old_nos
-    assert {220, 241, 38, 39, 240} <= new_nos and not {120, 141, 17, 19, 140} & new_nos
+    assert {120, 141, 17, 19, 140, 146} <= old_nos and not {220, 241, 38, 39, 240, 246} & old_nos
+    assert {220, 241, 38, 39, 240, 246} <= new_nos and not {120, 141, 17, 19, 140, 146} & new_nos
     assert 29 in decks.starter("hammer", 3)["pfad"] and 37 in decks.starter("hammer", 4)["pfad"]
     assert 33 in decks.starter("buch", 3)["pfad"] and 35 in decks.starter("buch", 4)["pfad"]
     assert all(CS.cards[no].in_version(3) for no in old_nos) and all(CS.cards[no].in_version(4) for no in new_nos)
@@ -96,6 +96,19 @@ def test_goldbarren_trades_only_from_8_v():
     sc = Scenario([{"path": "hammer", "auslage": ["Goldbarren"] * 4, "hand": ["Demut"], "deck": FILL},
                    {"deck": FILL}])
     assert sc.usable(0, "Goldbarren", 0)
+
+
+def test_disputation_prevents_an_aktion_for_itself_alone():
+    """With 2x W besides (version 3, card 146) the answer ate the W of Buch's own ascents: one
+    Disputation fewer won Buch 7 points against Hammer (docs/games/orden.md, "Balance")."""
+    sc = Scenario([{"path": "hammer", "auslage": ["Werkzeug"], "hand": ["Silberling"], "deck": FILL},
+                   {"path": "buch", "hand": ["Disputation"], "deck": FILL}])
+    sc.auto_decline = False
+    sc.activate(0, "Werkzeug", 0, pay=["Silberling"])
+    sc.react(1, "Disputation", 0)
+    assert "prevented" in sc.event_types()
+    assert sc.zone(0, "hand") == ["Silberling"] and sc.hand_size(1) == 0  # nothing drawn, nothing paid
+    assert no_of("Disputation") == 246 and CS.cards[146].until == 3
 
 
 def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
