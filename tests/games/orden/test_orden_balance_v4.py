@@ -1,5 +1,5 @@
 """Issue 24: the balance pass measured with the lookahead pilot (data version 4). Cards changed in
-two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren, Disputation:
+two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren, Disputation, Ritter:
 docs/games/orden.md, "Balance"); each is a new card number, and a match set up under version 3 keeps the old
 ones."""
 from orden_scenario import CS, Scenario, no_of
@@ -109,6 +109,18 @@ def test_disputation_prevents_an_aktion_for_itself_alone():
     assert "prevented" in sc.event_types()
     assert sc.zone(0, "hand") == ["Silberling"] and sc.hand_size(1) == 0  # nothing drawn, nothing paid
     assert no_of("Disputation") == 246 and CS.cards[146].until == 3
+
+
+def test_ritter_plays_one_more_only_while_stronger_in_k():
+    """Another path's Pfad took Ritter for its extra play alone (the harness's find: a Hammer Pfad with
+    Ritter at V, 81 % against the Hammer starter); now the play needs the force it stands for."""
+    strong = Scenario([{"path": "schwert", "rank": "V", "auslage": ["Mächtige Statur"], "deck": FILL},
+                       {"path": "hammer", "deck": FILL}])
+    assert no_of("Ritter") == 41 and CS.cards[23].until == 3
+    assert strong.limits(0)["play"] == 2
+    weak = Scenario([{"path": "schwert", "rank": "V", "deck": FILL},
+                     {"path": "schwert", "auslage": ["Mächtige Statur"], "deck": FILL}])
+    assert weak.limits(0)["play"] == 1  # version 3's Ritter (23): 2
 
 
 def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
