@@ -56,3 +56,20 @@ def test_the_interval_counts_seeds_not_games():
     assert H.seed_ci95([0.5] * 20) == 196 * (0.25 / 20 / 20) ** 0.5  # a floor: never zero
     wins, ended, ci = H.Pairing(3, 4, 9.0)
     assert (wins, ended) == (3, 4) and H.Pairing(3, 4, 9.0).ci == 9.0
+
+
+def test_quick_loop_and_recheck_build_the_decks_they_name():
+    import orden_quick as Q
+    import orden_recheck as RC
+    from games.orden import decks as D
+
+    (label, deck, opp, seeds), = Q.jobs_for("swap:hammer:Burg Eisenfels:Demut:buch", [1, 2])
+    base = D.starter("hammer")["cards"]
+    assert deck["cards"].count(Q.current("Demut")) == base.count(Q.current("Demut")) + 1
+    assert Q.current("Burg Eisenfels") not in deck["cards"] and opp == "starter:buch" and seeds == [1, 2]
+    (_, dropped, full, _), = Q.jobs_for("drop:buch:VI+", [1])
+    assert len(dropped["pfad"]) == len(full["pfad"]) - 1
+    assert len(Q.jobs_for("starters", [1])) == 3
+    find = RC.hammer_with("Ritter")
+    assert Q.current("Ritter") in find["pfad"] and Q.current("Geselle") not in find["pfad"]
+    assert D.validate(find) and len(find["cards"]) == 49

@@ -1,0 +1,80 @@
+"""Der Orden: the card designer's quick loop (issue 24) — a few paired two-player comparisons on
+common seeds, lookahead pilot, 2 processes. Every figure in docs/games/orden.md's "Balance (data
+version 4, second round)" that is not from the harness came from this script.
+
+    python bench/orden_quick.py --seed 1 --seeds 60 starters            # the three starters round robin
+    python bench/orden_quick.py --seed 1 --seeds 60 vs:hammer:buch      # one pairing (the first deck's share)
+    python bench/orden_quick.py drop:hammer:VI+                         # a starter without VI+ against itself with it
+    python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
+
+Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
+To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
+same, so the difference is the change's (and the pilot's).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import orden_harness as H  # noqa: E402
+from games.orden import decks as D  # noqa: E402
+from games.orden.catalog import cardset  # noqa: E402
+
+
+def current(name):
+    return next(c.no for c in cardset().cards.values() if c.name.de == name and c.until is None)
+
+
+def swapped(path, out, inn):
+    deck = D.starter(path)
+    cards = list(deck["cards"])
+    cards[cards.index(current(out))] = current(inn)
+    return {**deck, "cards": cards}
+
+
+def jobs_for(spec, seeds):
+    """A spec → [(label, deck_a, deck_b)]."""
+    kind, *args = spec.split(":")
+    if kind == "starters":
+        return [(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)
+                for i, a in enumerate(H.PATHS) for b in H.PATHS[i + 1:]]
+    if kind == "vs":
+        a, b = args
+        return [(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)]
+    if kind == "drop":
+        path, label = args
+        full = D.starter(path)
+        return [(f"{path} without {label} vs with it", H.drop(full, tuple(label.split("+and+"))), full, seeds)]
+    if kind == "swap":
+        path, out, inn, opp = args
+        return [(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
+    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("specs", nargs="+")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=40, help="seeds (two games each)")
+    a = ap.parse_args(argv)
+    seeds = list(range(a.seed, a.seed + a.seeds))
+    jobs = [j for spec in a.specs for j in jobs_for(spec, seeds)]  # unknown specs fail before any game
+    print(f"data {H.data_version()}, seeds {a.seed}..{a.seed + a.seeds - 1}", flush=True)
+    t0 = time.time()
+    run = H.Runner(2, "lookahead")
+    try:
+        for label, deck_a, deck_b, s in jobs:
+            (w, e, ci), = run.pairings([(deck_a, deck_b, s)])
+            print(f"{label}: {w / max(e, 1) * 100:.1f} % ±{ci:.1f} ({e} games)", flush=True)
+    finally:
+        run.close()
+    print(f"{time.time() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
