@@ -344,10 +344,10 @@ def part_ranks(run, games, seed0):
     return out
 
 
-def part_table(run, games, seed0):
+def part_table(run, games, seed0, counts=(2, 3, 4)):
     """2/3/4 players, the starters rotating over the seats: path shares, start player, decisions."""
     out = {}
-    for n in (2, 3, 4):
+    for n in counts:
         tasks = []
         for g in range(games):
             ps = [PATHS[(g + i) % 3] for i in range(n)]

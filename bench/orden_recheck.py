@@ -3,6 +3,7 @@ whole search does not fit: the starters, the given finds verified on fresh seeds
 starter, and the optional-rank rows. The decks are named like the harness's verification prints them.
 
     python bench/orden_recheck.py --games 200 --verify 400 --others 100 --ranks 100 --json out.json
+    python bench/orden_recheck.py --only table --table 150 --counts 2,3
 """
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ def main(argv=None):
     ap.add_argument("--verify", type=int, default=400)
     ap.add_argument("--others", type=int, default=100)
     ap.add_argument("--ranks", type=int, default=100)
+    ap.add_argument("--table", type=int, default=0, help="games per player count (0: no table)")
+    ap.add_argument("--counts", default="2,3", help="player counts for the table")
+    ap.add_argument("--only", default="starters,verify,ranks,table")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json")
     a = ap.parse_args(argv)
@@ -51,10 +55,17 @@ def main(argv=None):
     print(f"data {out['version']}, {vars(a)}", flush=True)
     run = H.Runner(2, "lookahead")
     try:
-        out["starters"] = H.part_starters(run, a.games, a.seed)
-        finds = [(label, make()) for label, make in FINDS.items()]
-        out["verify"] = H.part_verify(run, finds, a.verify, 10 ** 6 + a.seed, out["starters"]["best"], a.others)
-        out["ranks"] = H.part_ranks(run, a.ranks, 2 * 10 ** 6 + a.seed)
+        only = a.only.split(",")
+        if "starters" in only or "verify" in only:
+            out["starters"] = H.part_starters(run, a.games, a.seed)
+        if "verify" in only:
+            finds = [(label, make()) for label, make in FINDS.items()]
+            out["verify"] = H.part_verify(run, finds, a.verify, 10 ** 6 + a.seed, out["starters"]["best"], a.others)
+        if "ranks" in only:
+            out["ranks"] = H.part_ranks(run, a.ranks, 2 * 10 ** 6 + a.seed)
+        if "table" in only and a.table:
+            counts = tuple(int(n) for n in a.counts.split(","))
+            out["table"] = H.part_table(run, a.table, 3 * 10 ** 6 + a.seed, counts)
     finally:
         run.close()
     out["goals"] = [{"goal": g, "measured": m, "met": ok} for g, m, ok in H.goals(out)]
