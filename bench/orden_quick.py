@@ -23,17 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orden_harness as H  # noqa: E402
 from games.orden import decks as D  # noqa: E402
-from games.orden.catalog import cardset  # noqa: E402
-
-
-def current(name):
-    return next(c.no for c in cardset().cards.values() if c.name.de == name and c.until is None)
 
 
 def swapped(path, out, inn):
     deck = D.starter(path)
     cards = list(deck["cards"])
-    cards[cards.index(current(out))] = current(inn)
+    cards[cards.index(D.current_no(out))] = D.current_no(inn)
     return {**deck, "cards": cards}
 
 

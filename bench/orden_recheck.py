@@ -17,21 +17,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orden_harness as H  # noqa: E402
 from games.orden import decks as D  # noqa: E402
-from games.orden.catalog import cardset  # noqa: E402
-
-
-def current(name):
-    return next(c.no for c in cardset().cards.values() if c.name.de == name and c.until is None)
 
 
 def hammer_with(rank_v):
     """Stop 32's search finds: the Hammer starter with another path's rank V in the Pfad instead of
     Geselle, Der Zehnt out, a third Treueschwur and Triumvirat in (49 cards)."""
     base = D.starter("hammer")
-    pfad = [current(rank_v) if n == current("Geselle") else n for n in base["pfad"]]
+    pfad = [D.current_no(rank_v) if n == D.current_no("Geselle") else n for n in base["pfad"]]
     cards = list(base["cards"])
-    cards.remove(current("Der Zehnt"))
-    cards += [current("Treueschwur"), current("Triumvirat")]
+    cards.remove(D.current_no("Der Zehnt"))
+    cards += [D.current_no("Treueschwur"), D.current_no("Triumvirat")]
     return {**base, "pfad": pfad, "cards": cards}
 
 

@@ -65,11 +65,11 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
 
     (label, deck, opp, seeds), = Q.jobs_for("swap:hammer:Burg Eisenfels:Demut:buch", [1, 2])
     base = D.starter("hammer")["cards"]
-    assert deck["cards"].count(Q.current("Demut")) == base.count(Q.current("Demut")) + 1
-    assert Q.current("Burg Eisenfels") not in deck["cards"] and opp == "starter:buch" and seeds == [1, 2]
+    assert deck["cards"].count(D.current_no("Demut")) == base.count(D.current_no("Demut")) + 1
+    assert D.current_no("Burg Eisenfels") not in deck["cards"] and opp == "starter:buch" and seeds == [1, 2]
     (_, dropped, full, _), = Q.jobs_for("drop:buch:VI+", [1])
     assert len(dropped["pfad"]) == len(full["pfad"]) - 1
     assert len(Q.jobs_for("starters", [1])) == 3
     find = RC.hammer_with("Ritter")
-    assert Q.current("Ritter") in find["pfad"] and Q.current("Geselle") not in find["pfad"]
+    assert D.current_no("Ritter") in find["pfad"] and D.current_no("Geselle") not in find["pfad"]
     assert D.validate(find) and len(find["cards"]) == 49
