@@ -6,6 +6,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py --seed 1 --seeds 60 vs:hammer:buch      # one pairing (the first deck's share)
     python bench/orden_quick.py drop:hammer:VI+                         # a starter without VI+ against itself with it
     python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
+    python bench/orden_quick.py find:Lehrer:hammer                      # a known find (orden_recheck.FINDS) against a starter
 
 Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
 To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orden_harness as H  # noqa: E402
+import orden_recheck as R  # noqa: E402
 from games.orden import decks as D  # noqa: E402
 
 
@@ -48,7 +50,10 @@ def jobs_for(spec, seeds):
     if kind == "swap":
         path, out, inn, opp = args
         return [(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
-    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP")
+    if kind == "find":
+        rank_v, opp = args
+        return [(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
+    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP")
 
 
 def main(argv=None):

@@ -49,7 +49,7 @@ def test_dekan_ascends_cheaply_from_6_w():
 
 
 def test_triumvirat_delivers_but_gives_no_extra_play_since_version_4():
-    assert no_of("Triumvirat") == 208 and CS.cards[108].until == 3 and CS.cards[208].since == 4
+    assert CS.cards[108].until == 3 and CS.cards[208].since == 4 and not CS.cards[208].abilities
     sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
     assert sc.limits(0)["play"] == 1
 
