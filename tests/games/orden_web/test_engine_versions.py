@@ -41,11 +41,11 @@ def _start(users, version=None):
     return m
 
 
-@pytest.mark.parametrize("version", [None, "1"])
+@pytest.mark.parametrize("version", [None, "1", "4"])
 def test_a_match_replays_under_the_engine_version_it_was_set_up_with(make_user, version):
     users = [make_user("a"), make_user("b")]
     m = _start(users, version)
     assert m.engine_version == (version or registry.get("orden").meta.engine_version)
-    assert ("v" in m.state) == (version is None)
+    assert ("v" in m.state) == (version != "1")
     _play(m, users, 40)
     assert match_services.replay(m) == m.state
