@@ -7,6 +7,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py drop:hammer:VI+                         # a starter without VI+ against itself with it
     python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
     python bench/orden_quick.py find:Lehrer:hammer                      # a known find (orden_recheck.FINDS) against a starter
+    python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
 
 Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
 To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
@@ -34,6 +35,24 @@ def swapped(path, out, inn):
     return {**deck, "cards": cards}
 
 
+def edited(path, edits):
+    """A starter with comma-separated edits: ``-IX+`` / ``-VI+`` drop an optional rank, ``-NAME`` takes one
+    card of that name out, ``+NAME`` puts one (current version) in."""
+    deck = D.starter(path)
+    cards, ranks = list(deck["cards"]), []
+    for e in filter(None, (x.strip() for x in edits.split(","))):
+        sign, name = e[0], e[1:]
+        if sign == "-" and name in ("VI+", "IX+"):
+            ranks.append(name)
+        elif sign == "-":
+            cards.remove(D.current_no(name))
+        elif sign == "+":
+            cards.append(D.current_no(name))
+        else:
+            raise SystemExit(f"an edit starts with + or -: {e!r}")
+    return H.drop({**deck, "cards": cards}, tuple(ranks))
+
+
 def jobs_for(spec, seeds):
     """A spec → [(label, deck_a, deck_b)]."""
     kind, *args = spec.split(":")
@@ -50,10 +69,13 @@ def jobs_for(spec, seeds):
     if kind == "swap":
         path, out, inn, opp = args
         return [(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
+    if kind == "mod":
+        path, edits, opp = args
+        return [(f"{path} {edits} vs {opp}", edited(path, edits), f"starter:{opp}", seeds)]
     if kind == "find":
         rank_v, opp = args
         return [(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
-    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP")
+    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP | mod:PATH:EDITS:OPP")
 
 
 def main(argv=None):

@@ -4,6 +4,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -73,3 +75,9 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     find = RC.hammer_with("Ritter")
     assert D.current_no("Ritter") in find["pfad"] and D.current_no("Geselle") not in find["pfad"]
     assert D.validate(find) and len(find["cards"]) == 49
+    (label, edited, opp, _), = Q.jobs_for("mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch", [1])
+    assert D.current_no("Meisterin Hedwig") not in edited["cards"] and opp == "starter:buch"
+    assert edited["cards"].count(D.current_no("Werkzeug")) == base.count(D.current_no("Werkzeug")) + 1
+    assert len(edited["pfad"]) == len(D.starter("hammer")["pfad"]) - 1 and D.validate(edited)
+    with pytest.raises(SystemExit):
+        Q.jobs_for("mod:hammer:Werkzeug:buch", [1])  # an edit without its sign
