@@ -3,6 +3,7 @@
     python bench/orden_harness.py --quick                  # a minute or two on 2 cores (the card designer's loop)
     python bench/orden_harness.py                          # the full report (docs/games/orden.md)
     python bench/orden_harness.py --only search,verify     # parts: starters, search, verify, ranks, table, engine
+    python bench/orden_harness.py --only table --counts 3,4 # the table at some player counts only
     python bench/orden_harness.py --json out.json          # every figure as JSON as well
 
 Every deck is piloted by the ``lookahead`` bot (``--pilot``; the ``heuristic`` bot loses ~90 % to it,
@@ -453,6 +454,7 @@ def main(argv=None):
                      ("table", "games per player count (paths, start player, decisions)"),
                      ("engine-games", "recorded 4-player games for the engine time"), ("reps", "engine replays")):
         ap.add_argument("--" + k, type=int, default=None, help=help_)
+    ap.add_argument("--counts", default="2,3,4", help="player counts of the table part")
     ap.add_argument("--json")
     a = ap.parse_args(argv)
     conf = dict(QUICK if a.quick else FULL)
@@ -490,7 +492,8 @@ def main(argv=None):
             out["ranks"] = part_ranks(run, conf["ranks"], 2 * 10 ** 6 + a.seed)
             save(a.json, out)
         if "table" in parts:
-            out["table"] = part_table(run, conf["table"], 3 * 10 ** 6 + a.seed)
+            out["table"] = part_table(run, conf["table"], 3 * 10 ** 6 + a.seed,
+                                      tuple(int(n) for n in a.counts.split(",")))
             save(a.json, out)
     finally:
         run.close()

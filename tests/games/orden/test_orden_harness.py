@@ -81,3 +81,10 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     assert len(edited["pfad"]) == len(D.starter("hammer")["pfad"]) - 1 and D.validate(edited)
     with pytest.raises(SystemExit):
         Q.jobs_for("mod:hammer:Werkzeug:buch", [1])  # an edit without its sign
+
+
+def test_the_table_takes_the_counts_it_is_given(tmp_path):
+    out = tmp_path / "t.json"
+    H.main(["--pilot", "heuristic", "--procs", "1", "--only", "table", "--counts", "3", "--table", "1",
+            "--json", str(out)])
+    assert set(json.loads(out.read_text())["table"]) == {"3"}
