@@ -88,3 +88,11 @@ def test_the_table_takes_the_counts_it_is_given(tmp_path):
     H.main(["--pilot", "heuristic", "--procs", "1", "--only", "table", "--counts", "3", "--table", "1",
             "--json", str(out)])
     assert set(json.loads(out.read_text())["table"]) == {"3"}
+
+
+def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
+    import orden_stalls as S
+
+    assert S.main(["--players", "2", "--limit", "2", "--games", "1", "--pilot", "heuristic"]) == 1
+    out = capsys.readouterr().out
+    assert "STALLED in round 3" in out and "seat 1 (hammer): rank" in out and "round 2: seat" in out
