@@ -2,7 +2,6 @@
 address, a changed address is confirmed again, and the forms never tell whether an address is
 taken (its owner gets a notice). Real forms, real signing, real notification service; account
 mails go to Django's test outbox."""
-import random
 import re
 import uuid
 
@@ -15,6 +14,7 @@ from accounts import verification
 from notifications import services
 from notifications.kinds import EMAIL, PUSH
 from notifications.models import Delivery, Notification, PushSubscription
+from tests.addresses import fresh_ip
 
 pytestmark = [pytest.mark.django_db, pytest.mark.unconfirmed_mail]
 PASSWORD = "Lange-Passphrase-9"
@@ -26,7 +26,7 @@ def _address(name: str) -> str:
 
 
 def _client() -> Client:
-    return Client(REMOTE_ADDR=f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}")
+    return Client(REMOTE_ADDR=fresh_ip())
 
 
 def _sign_up(client, username, email):

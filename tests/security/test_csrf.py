@@ -1,12 +1,12 @@
 """CSRF: every endpoint refuses a POST without a token from a signed-in browser (403), and
 every POST form in every template carries {% csrf_token %}."""
-import random
 import re
 from pathlib import Path
 
 import pytest
 from django.test import Client
 
+from tests.addresses import fresh_ip
 from tests.security.routes import all_routes
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def filled(route) -> str | None:
 
 def test_every_endpoint_refuses_a_post_without_token(make_user):
     user = make_user("alice")
-    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+    address = fresh_ip()
     accepted = []
     for route in all_routes():
         url = filled(route)

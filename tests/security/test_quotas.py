@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from config.ratelimit import DEFAULTS, WINDOWS
 from lobby.models import Invitation
 from matches.models import ChatMessage
+from tests.addresses import fresh_ip
 from tests.platform.helpers import start_minigame
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def real_limits(settings):
 def token_client(user) -> APIClient:
     """An API client with a real token (the quota must see API clients as their user) from an
     address of its own (anonymous requests count per address, shared with other tests)."""
-    api = APIClient(REMOTE_ADDR=f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}")
+    api = APIClient(REMOTE_ADDR=fresh_ip())
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
     for rule in ("invitation-user", "tournament-user"):
         forget(rule, user)

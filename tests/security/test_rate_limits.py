@@ -10,14 +10,11 @@ from rest_framework.test import APIClient
 
 from config.ratelimit import limits
 from matches.models import LogEntry
+from tests.addresses import fresh_ip
 from tests.platform.helpers import start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db
 
-
-def fresh_ip() -> str:
-    # Counters live in the shared cache (Redis on the real path): a private address per test.
-    return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
 
 @pytest.fixture(autouse=True)
