@@ -345,15 +345,20 @@ def part_ranks(run, games, seed0):
     return out
 
 
+TABLE_SEED0 = 3 * 10 ** 6  # + --seed: the table's first game
+
+
+def table_task(n, g, seed0, pilot):
+    """Table game ``g`` for ``n`` players: the starters rotating over the seats (bench/orden_stalls.py replays it)."""
+    ps = [PATHS[(g + i) % 3] for i in range(n)]
+    return {"decks": [f"starter:{p}" for p in ps], "seed": seed0 + g, "pilots": [pilot] * n, "paths": ps}
+
+
 def part_table(run, games, seed0, counts=(2, 3, 4)):
     """2/3/4 players, the starters rotating over the seats: path shares, start player, decisions."""
     out = {}
     for n in counts:
-        tasks = []
-        for g in range(games):
-            ps = [PATHS[(g + i) % 3] for i in range(n)]
-            tasks.append({"decks": [f"starter:{p}" for p in ps], "seed": seed0 + g, "pilots": [run.pilot] * n,
-                          "paths": ps})
+        tasks = [table_task(n, g, seed0, run.pilot) for g in range(games)]
         res = run.run(tasks)
         wins = {p: 0 for p in PATHS}
         fair = {p: 0.0 for p in PATHS}
@@ -492,7 +497,7 @@ def main(argv=None):
             out["ranks"] = part_ranks(run, conf["ranks"], 2 * 10 ** 6 + a.seed)
             save(a.json, out)
         if "table" in parts:
-            out["table"] = part_table(run, conf["table"], 3 * 10 ** 6 + a.seed,
+            out["table"] = part_table(run, conf["table"], TABLE_SEED0 + a.seed,
                                       tuple(int(n) for n in a.counts.split(",")))
             save(a.json, out)
     finally:

@@ -4,7 +4,7 @@ what the seats are doing when they pass a round limit.
     python bench/orden_stalls.py --players 3 --limit 90            # the harness's 3-player table seeds
     python bench/orden_stalls.py --players 3 --first 12 --games 1  # one game: table game 12
 
-The games are the harness's table games (``orden_harness.part_table``: seed 3,000,001 + g, the starters
+The games are the harness's table games (``orden_harness.table_task``: seed 3,000,001 + g, the starters
 rotating over the seats, the same pilot on every seat), so a game at the harness's 300-round cap is
 found here at a much lower ``--limit``: most games end by round 45. For each game over the limit it
 prints every seat's rank, zone sizes and Auslage, and the actions of the last rounds, with card names.
@@ -37,11 +37,12 @@ def said(state, seat, action) -> str:
 
 
 def play(n, g, limit, pilot, last_rounds=2):
-    """Table game ``g`` for ``n`` players up to round ``limit``: (state, [(round, text)] of the last rounds)."""
-    paths = [H.PATHS[(g + i) % 3] for i in range(n)]
-    seed = 3 * 10 ** 6 + 1 + g
-    st = H.ENGINE.setup(n, {}, seed, [{"deck": f"starter:{p}"} for p in paths])
-    rng = H.Rng(seed * 7919 + 17)
+    """Table game ``g`` for ``n`` players (the harness's, default --seed) up to round ``limit``:
+    (paths, seed, state, [(round, text)] of the last rounds)."""
+    task = H.table_task(n, g, H.TABLE_SEED0 + 1, pilot)
+    paths, seed = task["paths"], task["seed"]
+    st = H.ENGINE.setup(n, {}, seed, [{"deck": d} for d in task["decks"]])
+    rng = H.Rng(seed * 7919 + 17)  # as orden_harness.play_game seeds the pilots
     tail = []
     while st["result"] is None and st["round"] <= limit:
         seat = H.ENGINE.to_move(st)[0]
