@@ -29,7 +29,6 @@ import json
 import os
 import random
 import secrets
-import socket
 import subprocess
 import sys
 import threading
@@ -45,25 +44,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 sys.path.append(str(ROOT / "bench"))
 
-from load import Mirror, summary_ms  # noqa: E402
-from stack import Stack, wait_port  # noqa: E402
+from load import Mirror  # noqa: E402
+from stack import Stack  # noqa: E402
+
+from tests.addresses import free_port  # noqa: E402
 
 FAULTS = ("redis", "worker", "socket-server", "postgres")
 LAG_GOAL_S, RECOVERY_GOAL_S = 5.0, 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def pair_of_ports() -> int:
-    while True:
-        port = free_port()
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port + 1)) != 0:
-                return port
 
 
 # --- the tables ---------------------------------------------------------------------------------
@@ -456,7 +443,7 @@ def run(args) -> dict:
                             stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         sink.stdout.readline()  # "ready"
-        stack = Stack(workers=2, server="split", ws_workers=1, http_port=base or pair_of_ports(),
+        stack = Stack(workers=2, server="split", ws_workers=1, http_port=base or free_port(2),
                       pg_port=base + 2 if base else free_port(), redis_port=base + 3 if base else free_port(), extra_env={
                           "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(sink_port),
                           # A task whose worker was killed is handed out again after this long.

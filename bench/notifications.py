@@ -15,7 +15,6 @@ import argparse
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -67,7 +66,7 @@ def main() -> None:
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
     recreate_database(os.environ["DATABASE_URL"])
 
-    from tests.notifications.helpers import free_port
+    from tests.addresses import free_port
 
     (ROOT / "var").mkdir(exist_ok=True)
     sink = KeyFile(ROOT / "var" / "bench-notifications-keys.txt")

@@ -100,7 +100,7 @@ class Stack:
 
     # --- lifecycle -------------------------------------------------------------------------
     def __enter__(self):
-        busy = [p for p in (self.http_port, self.pg_port, self.redis_port) if not free(p)]
+        busy = [p for p in {self.http_port, self.ws_port, self.pg_port, self.redis_port} if not free(p)]
         if busy:
             raise RuntimeError(f"ports in use: {busy} (another bench or drill running?)")
         # SIGTERM (e.g. a timeout) must still stop everything this stack started.

@@ -3,7 +3,6 @@ Debian's chromium driven by Playwright (no browser download: there is no interne
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
+
+from tests.addresses import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # Playwright's sync API runs an event loop in the test thread; the tests' own ORM reads are
@@ -46,18 +47,12 @@ def _csp_safe_predicates() -> None:
 _csp_safe_predicates()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def live_site(transactional_db, celery_worker):
     """The site served by daphne on the test database; yields its base URL."""
     from tests.support.worker import test_database_url
 
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
            "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame", "DJANGO_DEBUG": "0"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

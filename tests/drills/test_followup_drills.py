@@ -5,13 +5,12 @@ companions: tests/platform/test_nothing_lost.py."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 
 import aiohttp
-import pytest
 
-from tests.drills.test_stack_drills import ROOT, Player, Stack, django, free_port, pytestmark, seed  # noqa: F401
+from tests.addresses import free_port
+from tests.drills.test_stack_drills import ROOT, Player, Stack, django, pytestmark, seed  # noqa: F401
 
 from stack import PY  # noqa: E402  (bench/ is on the path: test_stack_drills put it there)
 

@@ -9,7 +9,6 @@ deploy/README.md says; a node down is routed around. The systemd units are check
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import subprocess
@@ -24,9 +23,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from stack import PG_BIN, Stack, free, wait_port  # noqa: E402
+from stack import PG_BIN, Stack, wait_port  # noqa: E402
 
-from tests.drills.test_stack_drills import Player, free_port, next_update, seed  # noqa: E402
+from tests.addresses import free_port  # noqa: E402
+from tests.drills.test_stack_drills import Player, next_update, seed  # noqa: E402
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 DEPLOY = ROOT / "deploy"
@@ -37,14 +37,6 @@ needs_stack = [
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="runs in the real-services pass only"),
     pytest.mark.skipif(NGINX is None, reason="needs Debian's nginx (`make nginx`, part of `make test`)"),
 ]
-
-
-def pair_of_ports() -> int:
-    """A free port whose successor is free too (the split stack's socket server takes it)."""
-    while True:
-        port = free_port()
-        if free(port + 1):
-            return port
 
 
 def render_nginx(tmp: Path, listen: int, web: list[int], ws: list[int]) -> Path:
@@ -101,7 +93,7 @@ def test_systemd_units_verify(tmp_path):
 @needs_stack[1]
 @needs_stack[2]
 def test_nginx_in_front_of_two_nodes():
-    a = pair_of_ports()
+    a = free_port(2)
     with Stack(workers=1, server="split", ws_workers=1, http_port=a, pg_port=free_port(),
                redis_port=free_port()) as st, tempfile.TemporaryDirectory(prefix="spieltisch-nginx-") as tmp:
         b_web, b_ws, edge = free_port(), free_port(), free_port()

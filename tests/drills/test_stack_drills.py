@@ -13,7 +13,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from stack import PG_BIN, Stack  # noqa: E402
 
+from tests.addresses import free_port  # noqa: E402
+
 from games import registry  # noqa: E402
 
 pytestmark = [
@@ -35,12 +36,6 @@ pytestmark = [
     # test; they run once, in the real-services pass (CI time is shared by the whole suite).
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="runs in the real-services pass only"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -367,7 +362,7 @@ def test_socket_moves_across_a_postgres_restart():
     and applied never; after the restart each socket-server process fails at most one more move
     (all its move threads reconnect, not one failed move per thread) and then every move is
     applied, exactly once."""
-    with Stack(workers=1, server="split", ws_workers=2, http_port=free_port(), pg_port=free_port(),
+    with Stack(workers=1, server="split", ws_workers=2, http_port=free_port(2), pg_port=free_port(),
                redis_port=free_port()) as st:
         players = [Player(st, m) for m in seed(st, matches=6, prefix="w")]
 

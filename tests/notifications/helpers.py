@@ -7,7 +7,6 @@ import email
 import email.policy
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -17,13 +16,9 @@ from pathlib import Path
 
 from aiosmtpd.controller import Controller
 
+from tests.addresses import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class MailSink:

@@ -12,18 +12,14 @@ from urllib.request import urlopen
 
 import pytest
 
+from tests.addresses import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def gunicorn():
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "tests.support.slow_wsgi:application", "-b", f"127.0.0.1:{port}",
          "-w", "1", "-k", "config.shedding.QueueTimedWorker", "--threads", "1", "--log-level", "warning"],
