@@ -19,7 +19,10 @@ from games.rng import Rng
 # version-3 cards stay for replays.
 # "5": Triumvirat delivers 2x ?, not 3x (the harness's best finds, a Hammer Pfad with another path's
 # rank V, all carried it); the version-4 card stays for replays.
-ENGINE_VERSION = "5"
+# "6": Einspruch, Bestechung, Ruf zu den Waffen and Disputation remove themselves, Dekan removes the 2x W
+# it prevents with: a discarded preventer came straight back through the reshuffle, so late games
+# (every deck in its Auslage) prevented each other's ascents for ever (8 of 150 3-player games).
+ENGINE_VERSION = "6"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 

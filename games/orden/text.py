@@ -328,3 +328,34 @@ def card_text(card: Card, lang: str = "de") -> list[str]:
         lines.append(d)
     lines += [ability(a, lang) for a in card.abilities]
     return lines
+
+
+def _table_no(card: Card) -> str:
+    if card.since >= 4:
+        return f"{card.no} (neu in {card.since})"
+    return f"{card.no} (neu)" if card.since == 3 else str(card.no)
+
+
+def _table_place(card: Card) -> str:
+    if card.kind == "rank":
+        return f"{card.rank} {card.path}" if card.path else card.rank
+    return f"ab {card.rank_gate}" if card.rank_gate else ""
+
+
+def card_table(cards) -> list[str]:
+    """docs/games/orden.md's table of all current cards (a test keeps the page equal to it):
+    ranks in Pfad order (Schwert, Hammer, Buch at each rank), then the Nachziehstapel cards by number."""
+    from games.orden.schema import PATHS, RANKS
+
+    def order(c: Card):
+        if c.kind == "rank":
+            return (0, RANKS[c.rank], PATHS.index(c.path) if c.path else -1, c.no)
+        return (1, 0, 0, c.no)
+
+    rows = ["| no | name (de / en) | rank / path or gate | count | rules text (generated from the data, de) |",
+            "|---|---|---|---|---|"]
+    for c in sorted(cards, key=order):
+        rows.append(f"| {_table_no(c)} | {c.name.de} / {c.name.en} | {_table_place(c)} | {c.count} | "
+                    f"{' '.join(card_text(c, 'de'))} |")
+    return rows
+

@@ -108,7 +108,7 @@ def test_disputation_prevents_an_aktion_for_itself_alone():
     sc.react(1, "Disputation", 0)
     assert "prevented" in sc.event_types()
     assert sc.zone(0, "hand") == ["Silberling"] and sc.hand_size(1) == 0  # nothing drawn, nothing paid
-    assert no_of("Disputation") == 246 and CS.cards[146].until == 3
+    assert CS.cards[246].since == 4 and CS.cards[246].until == 5 and CS.cards[146].until == 3
 
 
 def test_ritter_plays_one_more_only_while_stronger_in_k():

@@ -28,13 +28,13 @@ def test_adept_cannot_be_left_with_triumvirat_and_one_treueschwur():
     assert sc.usable(0, "Adept", 1)
 
 
-def _deck_with(no):
-    deck = decks.starter("hammer", 4)
+def _deck_with(no, v=decks.CURRENT):
+    deck = decks.starter("hammer", v)
     return {**deck, "cards": sorted(deck["cards"] + [no])}
 
 
 def test_version_4_matches_keep_triumvirat_208_and_new_decks_take_308():
-    old = PLUGIN.setup_recorded("4", 2, {}, 5, [{"deck": _deck_with(208)}, {"deck": "starter:buch"}])
+    old = PLUGIN.setup_recorded("4", 2, {}, 5, [{"deck": _deck_with(208, 4)}, {"deck": "starter:buch"}])
     assert old["v"] == 4 and 208 in old["ci"]
     assert 37 in decks.starter("hammer", 5)["pfad"] and decks.starter("hammer", 5) == decks.starter("hammer", 4)
     with pytest.raises(decks.DeckError, match="old version"):

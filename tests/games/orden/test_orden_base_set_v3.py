@@ -105,7 +105,7 @@ def test_a_path_bars_a_rivals_ascent_with_its_own_property(card, pay, path):
     assert sc.to_move() == [1]
     sc.react(1, card, 0, pay=pay)
     assert sc.rank(0) == "IV" and "prevented" in sc.event_types()
-    assert card in sc.zone(1, "ablage")
+    assert card in sc.zone(1, "aussen")  # data version 6: it removes itself (test_orden_balance_v6.py)
 
 
 def test_dekan_argues_any_action_away():

@@ -175,3 +175,16 @@ def test_a_verb_twice_in_one_rule_is_refused():
     bad = {**d, "rules": [{"kind": "effekt", "once_per_turn": True, "do": [{"draw": 1}, {"draw": 1}]}]}
     with pytest.raises(CardError, match="repeats an earlier entry"):
         parse_card(bad)
+
+
+def test_the_card_table_in_the_docs_is_the_current_data():
+    """docs/games/orden.md lists every current card with its generated text; a card change that
+    forgets the page fails here (rewrite it with tools/orden_card_table.py)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
+    import orden_card_table as T
+
+    lines = T.DOC.read_text().split("\n")
+    start, end = T.table_span(lines)
+    assert lines[start:end] == T.current_table(), "run .venv/bin/python tools/orden_card_table.py"

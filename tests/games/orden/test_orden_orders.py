@@ -116,10 +116,10 @@ def test_prevent_ascents_prevents_from_its_rank_with_the_cheapest_reaction_and_p
     assert PLUGIN.ordered_action(sc.state, 1, prevent("VII")) == {"type": "decline"}
     sc = Scenario([actor(), objector()])
     steps, applied = run(sc, 0, knappe(sc), {1: prevent("V") + AUTO})
-    assert applied[0][1] == {"type": "react", "card": sc._find(1, "ablage:Einspruch", ("ablage",)), "ability": 0}
+    assert applied[0][1] == {"type": "react", "card": sc._find(1, "aussen:Einspruch", ("aussen",)), "ability": 0}
     assert [a["type"] for _, a, _ in applied] == ["react", "pay"]  # one Treueschwur covers 2x T
     assert sc.rank(0) == "IV" and sc.state["phase"] == "main" and ENGINE.to_move(sc.state) == [0]
-    assert sorted(sc.zone(1, "ablage")) == ["Einspruch", "Treueschwur"]
+    assert sc.zone(1, "ablage") == ["Treueschwur"] and sc.zone(1, "aussen") == ["Einspruch"]  # data version 6
     assert sc.state["t"]["blocked"] == ["Knappe|1"]
 
 

@@ -1,0 +1,80 @@
+"""Issue 24: data version 6 — a reaction that prevents an ascent costs its owner for good.
+
+On version 5 a preventer was discarded and came straight back: in a late game every deck lies in
+its Auslage, so the empty Nachziehstapel takes the Ablage in at once and the end-of-turn draw hands
+the Einspruch (or Dekan's 2x W) back; the ascent it stopped cost its actor nothing. 8 of 150
+3-player lookahead games prevented each other's ascents until the 300-round cap
+(bench/orden_stalls.py). Now Einspruch, Bestechung, Ruf zu den Waffen and Disputation remove
+themselves, and Dekan removes the 2x W it pays with: every prevention shrinks its owner's cards,
+so preventions run out and the game ends. A match set up under version 5 keeps its cards."""
+import sys
+from pathlib import Path
+
+import pytest
+from orden_scenario import CS, Scenario, no_of
+
+from games.orden import decks
+from games.orden.plugin import PLUGIN
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+
+T_HAND = ["Treueschwur", "Gehorsam", "Gehorsam"]
+FILL = ["Demut"] * 10
+NEW = {"Einspruch": (175, 275), "Bestechung": (238, 338), "Ruf zu den Waffen": (223, 323),
+       "Disputation": (246, 346), "Dekan": (35, 42)}
+
+
+def _may_prevent_an_ascent(rule) -> bool:
+    return rule.kind == "reaktion" and rule.on in ("ascend", "aktion", None) and any(
+        v.kind == "prevent" for v in rule.verbs)
+
+
+def test_every_reaction_that_can_prevent_an_ascent_removes_a_card():
+    """The data lint behind the fix: with discard-only payments prevention is free for ever."""
+    offenders = [c.name.de for c in CS.cards.values() if c.in_version(decks.CURRENT)
+                 for r in c.abilities if _may_prevent_an_ascent(r) and not any(p.verb == "remove" for p in r.costs)]
+    assert offenders == []
+    old = {c.name.de for c in CS.cards.values() if c.in_version(5)
+           for r in c.abilities if _may_prevent_an_ascent(r) and not any(p.verb == "remove" for p in r.costs)}
+    assert old == set(NEW)  # what version 5 let loop
+
+
+def test_new_numbers_and_the_old_ones_retired():
+    for name, (old, new) in NEW.items():
+        assert no_of(name) == new and CS.cards[old].until == 5 and CS.cards[new].since == 6, name
+
+
+def test_einspruch_removes_itself_and_pays_its_treue_to_the_ablage():
+    sc = Scenario([{"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft"],
+                    "deck": FILL},
+                   {"path": "hammer", "rank": "IV", "hand": ["Einspruch"] + T_HAND, "deck": FILL}])
+    sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
+    sc.react(1, "Einspruch", 0, pay=["Treueschwur"])
+    assert sc.rank(0) == "IV"
+    assert sc.zone(1, "aussen") == ["Einspruch"] and sc.zone(1, "ablage") == ["Treueschwur"]
+
+
+def test_dekan_removes_the_two_w_it_prevents_with():
+    sc = Scenario([{"path": "schwert", "rank": "IV", "auslage": ["Kraft"], "deck": FILL},
+                   {"path": "buch", "rank": "VI+", "plus6": True, "hand": ["Schriftrolle", "Schriftrolle"], "deck": FILL}])
+    sc.activate(0, "Kraft", 0)
+    sc.react(1, "Dekan", 1, pay=["Schriftrolle", "Schriftrolle"])
+    assert sorted(sc.zone(1, "aussen")) == ["Schriftrolle", "Schriftrolle"] and sc.zone(1, "ablage") == []
+
+
+def test_version_5_matches_keep_their_preventers():
+    old = PLUGIN.setup_recorded("5", 2, {}, 5, [{"deck": "starter:hammer"}, {"deck": "starter:buch"}])
+    assert old["v"] == 5 and 175 in old["ci"] and 275 not in old["ci"]
+    new = PLUGIN.setup_recorded("6", 2, {}, 5, [{"deck": "starter:hammer"}, {"deck": "starter:buch"}])
+    assert new["v"] == 6 and 275 in new["ci"] and 175 not in new["ci"]
+    deck = decks.starter("hammer", 6)
+    with pytest.raises(decks.DeckError, match="old version"):
+        decks.validate({**deck, "cards": [175 if no == 275 else no for no in deck["cards"]]})
+
+
+def test_the_3_player_table_game_that_never_ended_now_ends():
+    """Table game 12 at 3 players (lookahead on every seat) passed round 300 on version 5."""
+    import orden_stalls as S
+
+    paths, seed, st, _ = S.play(3, 12, 60, "lookahead")
+    assert st["result"] is not None, S.report(paths, st)
