@@ -199,7 +199,7 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
         act(pages, page_of[2], lambda a: a["type"] == "pay")
     s = state()
     assert R.rank(s, 0) == 4.0  # prevented: still rank IV
-    assert no_of("Einspruch") in [s["ci"][i] for i in s["p"][2]["ablage"]]
+    assert [s["ci"][i] for i in s["p"][2]["aussen"]] == [no_of("Einspruch")]  # removed (data version 6)
     assert "Knappe|1" in s["t"]["blocked"]
     page_of[0].reload()
     assert "verhindert" in page_of[0].content()
