@@ -358,4 +358,3 @@ def card_table(cards) -> list[str]:
         rows.append(f"| {_table_no(c)} | {c.name.de} / {c.name.en} | {_table_place(c)} | {c.count} | "
                     f"{' '.join(card_text(c, 'de'))} |")
     return rows
-
