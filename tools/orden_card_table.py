@@ -19,9 +19,9 @@ def current_table() -> list[str]:
     return card_table(c for c in cardset().cards.values() if c.in_version(CURRENT))
 
 
-def table_span(lines: list[str]) -> tuple[int, int]:
+def table_span(lines: list[str], header: str) -> tuple[int, int]:
     """Where the page's card table lies: from its header row to the first line that is no row."""
-    start = lines.index(current_table()[0])
+    start = lines.index(header)
     end = start
     while end < len(lines) and lines[end].startswith("|"):
         end += 1
@@ -29,9 +29,9 @@ def table_span(lines: list[str]) -> tuple[int, int]:
 
 
 def main() -> int:
-    lines = DOC.read_text().split("\n")
-    start, end = table_span(lines)
-    lines[start:end] = current_table()
+    lines, table = DOC.read_text().split("\n"), current_table()
+    start, end = table_span(lines, table[0])
+    lines[start:end] = table
     DOC.write_text("\n".join(lines))
     return 0
 

@@ -30,7 +30,8 @@ NEW = {"Einspruch": (175, 275), "Bestechung": (238, 338), "Ruf zu den Waffen": (
 
 
 def _may_prevent_an_ascent(rule) -> bool:
-    return rule.kind == "reaktion" and rule.on in ("ascend", "aktion", None) and any(
+    # (the schema gives a reaktion without "on" its default, "aktion"; "hostile" never meets an ascent)
+    return rule.kind == "reaktion" and rule.on in ("ascend", "aktion") and any(
         v.kind == "prevent" for v in rule.verbs)
 
 

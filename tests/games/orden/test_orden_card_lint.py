@@ -185,6 +185,6 @@ def test_the_card_table_in_the_docs_is_the_current_data():
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
     import orden_card_table as T
 
-    lines = T.DOC.read_text().split("\n")
-    start, end = T.table_span(lines)
-    assert lines[start:end] == T.current_table(), "run .venv/bin/python tools/orden_card_table.py"
+    lines, table = T.DOC.read_text().split("\n"), T.current_table()
+    start, end = T.table_span(lines, table[0])
+    assert lines[start:end] == table, "run .venv/bin/python tools/orden_card_table.py"
