@@ -348,17 +348,20 @@ def part_ranks(run, games, seed0):
 TABLE_SEED0 = 3 * 10 ** 6  # + --seed: the table's first game
 
 
-def table_task(n, g, seed0, pilot):
-    """Table game ``g`` for ``n`` players: the starters rotating over the seats (bench/orden_stalls.py replays it)."""
+def table_task(n, g, seed0, pilot, decks=None):
+    """Table game ``g`` for ``n`` players: the starters rotating over the seats (bench/orden_stalls.py replays it).
+    ``decks``: path → deck for a path whose deck is not its starter (bench/orden_quick.py's table spec)."""
     ps = [PATHS[(g + i) % 3] for i in range(n)]
-    return {"decks": [f"starter:{p}" for p in ps], "seed": seed0 + g, "pilots": [pilot] * n, "paths": ps}
+    decks = decks or {}
+    return {"decks": [decks.get(p, f"starter:{p}") for p in ps], "seed": seed0 + g, "pilots": [pilot] * n,
+            "paths": ps}
 
 
-def part_table(run, games, seed0, counts=(2, 3, 4)):
+def part_table(run, games, seed0, counts=(2, 3, 4), decks=None):
     """2/3/4 players, the starters rotating over the seats: path shares, start player, decisions."""
     out = {}
     for n in counts:
-        tasks = [table_task(n, g, seed0, run.pilot) for g in range(games)]
+        tasks = [table_task(n, g, seed0, run.pilot, decks) for g in range(games)]
         res = run.run(tasks)
         wins = {p: 0 for p in PATHS}
         fair = {p: 0.0 for p in PATHS}

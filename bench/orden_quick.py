@@ -8,6 +8,8 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
     python bench/orden_quick.py find:Lehrer:hammer                      # a known find (orden_recheck.FINDS) against a starter
     python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
+    python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
+    python bench/orden_quick.py --seeds 300 "table:4:hammer:-Der Zehnt,+Demut"  # the same with one starter edited
 
 Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
 To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
@@ -72,17 +74,22 @@ def jobs_for(spec, seeds):
     if kind == "mod":
         path, edits, opp = args
         return [(f"{path} {edits} vs {opp}", edited(path, edits), f"starter:{opp}", seeds)]
+    if kind == "table":  # (label, player count, {path: deck}, games): not a pairing
+        n, *edit = args
+        decks = {edit[0]: edited(edit[0], edit[1])} if edit else {}
+        return [(f"{n} players" + (f", {edit[0]} {edit[1]}" if edit else ""), int(n), decks, len(seeds))]
     if kind == "find":
         rank_v, opp = args
         return [(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
-    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP | mod:PATH:EDITS:OPP")
+    raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
+                     " | mod:PATH:EDITS:OPP | table:N[:PATH:EDITS]")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("specs", nargs="+")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seeds", type=int, default=40, help="seeds (two games each)")
+    ap.add_argument("--seeds", type=int, default=40, help="seeds (two games each; a table: games)")
     a = ap.parse_args(argv)
     seeds = list(range(a.seed, a.seed + a.seeds))
     jobs = [j for spec in a.specs for j in jobs_for(spec, seeds)]  # unknown specs fail before any game
@@ -91,6 +98,10 @@ def main(argv=None):
     run = H.Runner(2, "lookahead")
     try:
         for label, deck_a, deck_b, s in jobs:
+            if isinstance(deck_a, int):  # a table: deck_a players, deck_b the edited decks, s games
+                print(label + ": ", end="", flush=True)
+                H.part_table(run, s, H.TABLE_SEED0 + a.seed, (deck_a,), deck_b)
+                continue
             (w, e, ci), = run.pairings([(deck_a, deck_b, s)])
             print(f"{label}: {w / max(e, 1) * 100:.1f} % ±{ci:.1f} ({e} games)", flush=True)
     finally:

@@ -90,6 +90,20 @@ def test_the_table_takes_the_counts_it_is_given(tmp_path):
     assert set(json.loads(out.read_text())["table"]) == {"3"}
 
 
+def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
+    import orden_quick as Q
+    from games.orden import decks as D
+
+    (label, n, decks, games), = Q.jobs_for("table:4:hammer:-Der Zehnt,+Demut", list(range(5)))
+    assert (n, games, set(decks)) == (4, 5, {"hammer"}) and "Der Zehnt" in label
+    task = H.table_task(4, 1, 0, "heuristic", decks)  # game 1: hammer, buch, schwert, hammer
+    assert task["paths"] == ["hammer", "buch", "schwert", "hammer"]
+    assert task["decks"][0] is task["decks"][3] is decks["hammer"] and task["decks"][1] == "starter:buch"
+    assert D.current_no("Der Zehnt") not in decks["hammer"]["cards"]
+    (_, n, decks, _), = Q.jobs_for("table:3", [1])
+    assert (n, decks) == (3, {})
+
+
 def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
     import orden_stalls as S
 
