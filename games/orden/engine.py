@@ -22,7 +22,9 @@ from games.rng import Rng
 # "6": Einspruch, Bestechung, Ruf zu den Waffen and Disputation remove themselves, Dekan removes the 2x W
 # it prevents with: a discarded preventer came straight back through the reshuffle, so late games
 # (every deck in its Auslage) prevented each other's ascents for ever (8 of 150 3-player games).
-ENGINE_VERSION = "6"
+# "7": Hammer led and Buch trailed at 4 players: Der Zehnt lowers the others' HANDLIMIT only while its
+# owner is behind, Zunftbrief's shield removes itself, Lehrer ascends with 3 W cards owned (not 4).
+ENGINE_VERSION = "7"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 

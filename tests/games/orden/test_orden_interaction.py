@@ -51,9 +51,9 @@ def test_zoll_taxes_the_acting_player():
 
 def test_lowered_limits_and_their_floor():
     sc = Scenario([{"path": "schwert", "rank": "V", "auslage": ["Burg Falkenstein", "Der Zehnt"]},
-                   {"path": "buch", "auslage": ["Hörsaal", "Schriftrolle", "Schriftrolle"]}])
+                   {"path": "buch", "rank": "VI", "auslage": ["Hörsaal", "Schriftrolle", "Schriftrolle"]}])
     assert sc.limits(1)["play"] == 1  # 1 + 1 (Hörsaal) - 1 (Falkenstein)
-    assert sc.limits(1)["hand"] == 5  # 7 - 1 (Hörsaal) - 1 (Zehnt)
+    assert sc.limits(1)["hand"] == 5  # 7 - 1 (Hörsaal) - 1 (Zehnt: its owner is behind, data version 7)
     plain = Scenario([{"path": "schwert", "auslage": ["Burg Falkenstein"]}, {"path": "hammer"}])
     assert plain.limits(1)["play"] == 1  # never below the floor
     gated = Scenario([{"path": "schwert", "rank": "IV", "auslage": ["Der Zehnt"]}, {"path": "hammer"}])
