@@ -24,7 +24,9 @@ from games.rng import Rng
 # (every deck in its Auslage) prevented each other's ascents for ever (8 of 150 3-player games).
 # "7": Hammer led and Buch trailed at 4 players: Der Zehnt lowers the others' HANDLIMIT only while its
 # owner is behind, Zunftbrief's shield removes itself, Lehrer ascends with 3 W cards owned (not 4).
-ENGINE_VERSION = "7"
+# "8": Buch trailed at 3 players (-6.3 points, 300 games): Professor's cheap ascent asks a BURG and 2x T + 3x W
+# from the hand, not 6x W owned besides (the Schwert's blows at the Auslage took what it counted).
+ENGINE_VERSION = "8"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
