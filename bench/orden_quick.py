@@ -21,6 +21,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -55,32 +56,48 @@ def edited(path, edits):
     return H.drop({**deck, "cards": cards}, tuple(ranks))
 
 
+class Pair(NamedTuple):
+    """Paired two-player games: deck ``a`` against deck ``b`` on every seed, seats swapped."""
+    label: str
+    a: object
+    b: object
+    seeds: list
+
+
+class Table(NamedTuple):
+    """The harness's table for ``players`` players; ``decks``: path → a deck that is not its starter."""
+    label: str
+    players: int
+    decks: dict
+    games: int
+
+
 def jobs_for(spec, seeds):
-    """A spec → [(label, deck_a, deck_b)]."""
+    """A spec → [Pair | Table]."""
     kind, *args = spec.split(":")
     if kind == "starters":
-        return [(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)
+        return [Pair(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)
                 for i, a in enumerate(H.PATHS) for b in H.PATHS[i + 1:]]
     if kind == "vs":
         a, b = args
-        return [(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)]
+        return [Pair(f"{a} vs {b}", f"starter:{a}", f"starter:{b}", seeds)]
     if kind == "drop":
         path, label = args
         full = D.starter(path)
-        return [(f"{path} without {label} vs with it", H.drop(full, tuple(label.split("+and+"))), full, seeds)]
+        return [Pair(f"{path} without {label} vs with it", H.drop(full, tuple(label.split("+and+"))), full, seeds)]
     if kind == "swap":
         path, out, inn, opp = args
-        return [(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
+        return [Pair(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
     if kind == "mod":
         path, edits, opp = args
-        return [(f"{path} {edits} vs {opp}", edited(path, edits), f"starter:{opp}", seeds)]
-    if kind == "table":  # (label, player count, {path: deck}, games): not a pairing
+        return [Pair(f"{path} {edits} vs {opp}", edited(path, edits), f"starter:{opp}", seeds)]
+    if kind == "table":
         n, *edit = args
         decks = {edit[0]: edited(edit[0], edit[1])} if edit else {}
-        return [(f"{n} players" + (f", {edit[0]} {edit[1]}" if edit else ""), int(n), decks, len(seeds))]
+        return [Table(f"{n} players" + (f", {edit[0]} {edit[1]}" if edit else ""), int(n), decks, len(seeds))]
     if kind == "find":
         rank_v, opp = args
-        return [(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
+        return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
     raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
                      " | mod:PATH:EDITS:OPP | table:N[:PATH:EDITS]")
 
@@ -97,13 +114,13 @@ def main(argv=None):
     t0 = time.time()
     run = H.Runner(2, "lookahead")
     try:
-        for label, deck_a, deck_b, s in jobs:
-            if isinstance(deck_a, int):  # a table: deck_a players, deck_b the edited decks, s games
-                print(label + ": ", end="", flush=True)
-                H.part_table(run, s, H.TABLE_SEED0 + a.seed, (deck_a,), deck_b)
+        for job in jobs:
+            if isinstance(job, Table):
+                print(job.label + ": ", end="", flush=True)
+                H.part_table(run, job.games, H.TABLE_SEED0 + a.seed, (job.players,), job.decks)
                 continue
-            (w, e, ci), = run.pairings([(deck_a, deck_b, s)])
-            print(f"{label}: {w / max(e, 1) * 100:.1f} % ±{ci:.1f} ({e} games)", flush=True)
+            (w, e, ci), = run.pairings([(job.a, job.b, job.seeds)])
+            print(f"{job.label}: {w / max(e, 1) * 100:.1f} % ±{ci:.1f} ({e} games)", flush=True)
     finally:
         run.close()
     print(f"{time.time() - t0:.0f} s", flush=True)

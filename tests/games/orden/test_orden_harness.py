@@ -100,8 +100,9 @@ def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
     assert task["paths"] == ["hammer", "buch", "schwert", "hammer"]
     assert task["decks"][0] is task["decks"][3] is decks["hammer"] and task["decks"][1] == "starter:buch"
     assert D.current_no("Der Zehnt") not in decks["hammer"]["cards"]
-    (_, n, decks, _), = Q.jobs_for("table:3", [1])
-    assert (n, decks) == (3, {})
+    (job,) = Q.jobs_for("table:3", [1])
+    assert isinstance(job, Q.Table) and (job.players, job.decks) == (3, {})
+    assert all(isinstance(j, Q.Pair) for j in Q.jobs_for("starters", [1]))  # main() tells them apart by type
 
 
 def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
