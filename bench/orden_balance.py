@@ -276,7 +276,7 @@ def mutate(deck, rng):
             if (op == 0 and len(cards) > 30) or len(cards) >= 60:
                 cards.pop(rng.below(len(cards)))
             else:
-                free = [no for no, n in counts.items() if cards.count(no) < n]
+                free = [no for no in counts if D.may_add(cards, no)]
                 if op == 2 and len(cards) > 30:
                     cards.pop(rng.below(len(cards)))
                 cards.append(rng.choice(free))

@@ -14,8 +14,8 @@ profits from the start player and two candidates screened on the same seeds meet
 Parts (each printed as it ends, a goal check at the end):
 - ``starters``: the three starters round robin; the best (highest mean) is the search's opponent.
 - ``search``: a deck search from many starts, not one hill-climb: the starters, each starter without
-  VI+ / IX+ / both, random walks of ``orden_balance.mutate`` steps from each starter, thinned decks and
-  random legal decks of the base set. All are *screened* on common seeds against the best starter
+  VI+ / IX+ / both, random walks of ``orden_balance.mutate`` steps from each starter, thinned decks,
+  random legal decks of the base set and the decks earlier searches found (``KNOWN``). All are *screened* on common seeds against the best starter
   (``--screen`` paired seeds each); the better half gets as many fresh common seeds again (successive
   halving); then ``--climb`` rounds mutate the leaders (``--children`` each), screened on the same seeds.
 - ``verify``: the ``--top`` best finds, each against every starter on fresh seeds (``--verify`` games per
@@ -229,7 +229,7 @@ def random_deck(rng):
     cards = []
     while len(cards) < size:
         no = rng.choice(start) if rng.below(2) else rng.choice(list(counts))
-        if cards.count(no) < counts[no]:
+        if D.may_add(cards, no):
             cards.append(no)
     return D.validate({"pfad": pfad, "cards": cards})
 
@@ -241,9 +241,46 @@ def thinned(deck, rng, size):
     return D.validate({"pfad": list(deck["pfad"]), "cards": cards})
 
 
-def starts(rng, randoms):
-    """The search's many starts (label, deck)."""
+def edited(path, edits):
+    """A starter with comma-separated edits: ``-IX+`` / ``-VI+`` drop an optional rank, ``-NAME`` takes one
+    card of that name out, ``+NAME`` puts one (current version) in."""
+    deck = D.starter(path)
+    cards, ranks = list(deck["cards"]), []
+    for e in filter(None, (x.strip() for x in edits.split(","))):
+        sign, name = e[0], e[1:]
+        if sign == "-" and name in ("VI+", "IX+"):
+            ranks.append(name)
+        elif sign == "-":
+            cards.remove(D.current_no(name))
+        elif sign == "+":
+            cards.append(D.current_no(name))
+        else:
+            raise ValueError(f"an edit starts with + or -: {e!r}")
+    return drop({**deck, "cards": cards}, tuple(ranks))
+
+
+# Decks earlier searches found (docs/games/orden.md): players share deck lists, so the search starts
+# from them as well; (path, edits of its starter). One that the current card data no longer allows
+# (a count, a card gone) is left out.
+KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
+         ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36, lead F
+         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"))  # stop 36, v8
+
+
+def known():
     out = []
+    for path, edits in KNOWN:
+        try:
+            out.append((f"known:{path}:{edits}", edited(path, edits)))
+        except (ValueError, StopIteration, D.DeckError):
+            continue
+    return out
+
+
+def starts(rng, randoms):
+    """The search's many starts (label, deck): the starters and their variants, walks, thinned and
+    random decks, and the known finds."""
+    out = list(known())
     for p in PATHS:
         base = D.starter(p)
         out.append((f"starter:{p}", base))

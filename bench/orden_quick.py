@@ -38,24 +38,6 @@ def swapped(path, out, inn):
     return {**deck, "cards": cards}
 
 
-def edited(path, edits):
-    """A starter with comma-separated edits: ``-IX+`` / ``-VI+`` drop an optional rank, ``-NAME`` takes one
-    card of that name out, ``+NAME`` puts one (current version) in."""
-    deck = D.starter(path)
-    cards, ranks = list(deck["cards"]), []
-    for e in filter(None, (x.strip() for x in edits.split(","))):
-        sign, name = e[0], e[1:]
-        if sign == "-" and name in ("VI+", "IX+"):
-            ranks.append(name)
-        elif sign == "-":
-            cards.remove(D.current_no(name))
-        elif sign == "+":
-            cards.append(D.current_no(name))
-        else:
-            raise SystemExit(f"an edit starts with + or -: {e!r}")
-    return H.drop({**deck, "cards": cards}, tuple(ranks))
-
-
 class Pair(NamedTuple):
     """Paired two-player games: deck ``a`` against deck ``b`` on every seed, seats swapped."""
     label: str
@@ -70,6 +52,13 @@ class Table(NamedTuple):
     players: int
     decks: dict
     games: int
+
+
+def edited(path, edits):
+    try:
+        return H.edited(path, edits)
+    except ValueError as e:  # a bad edit, or a deck the card data does not allow (DeckError)
+        raise SystemExit(f"{path} {edits}: {e}")
 
 
 def jobs_for(spec, seeds):

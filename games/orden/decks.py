@@ -7,12 +7,34 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 8
+CURRENT = 9
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
 # even give the starting hand (with 0 cards a player could only end turns, forever).
 MIN_CARDS = 7
+
+
+# Types a deck holds at most one card of, from data version 9 on. Only one BURG lies out at a time
+# (the seed's rule for every type); with two in the deck the path whose rules read a BURG
+# (Schmied, Das Fundament) had one on display twice as often, and that deck won 68 % of its
+# games against its own starter (stop 37, docs/games/orden.md). Which castle to take is the choice.
+ONE_PER_DECK = {"BURG": 9}
+
+
+def one_per_deck(v=CURRENT) -> tuple:
+    return tuple(t for t, since in ONE_PER_DECK.items() if v >= since)
+
+
+def may_add(cards: list, no: int, v=CURRENT) -> bool:
+    """Whether card ``no`` may join the Nachziehstapel ``cards`` (counts and one-per-deck types)."""
+    c = cardset().cards[no]
+    if cards.count(no) >= c.count:
+        return False
+    if c.type in one_per_deck(v):
+        cs = cardset().cards
+        return not any(cs[k].type == c.type for k in cards)
+    return True
 
 
 class DeckError(ValueError):
@@ -136,6 +158,13 @@ def validate(deck: dict, v=CURRENT) -> dict:
             c = cs[no]
             raise DeckError(f"“{c.name.en}” may be in a deck at most {c.count} times.",
                             f"„{c.name.de}“ darf höchstens {c.count}-mal im Deck sein.")
+    for t in one_per_deck(v):
+        held = [cs[no] for no in cards if cs[no].type == t]
+        if len(held) > 1:
+            names_en = ", ".join(f"“{c.name.en}”" for c in held)
+            names_de = ", ".join(f"„{c.name.de}“" for c in held)
+            raise DeckError(f"A deck may hold at most one {t} card ({names_en}).",
+                            f"Ein Deck darf höchstens eine {t}-Karte enthalten ({names_de}).")
     return {"pfad": list(pfad), "cards": sorted(cards)}
 
 

@@ -22,18 +22,23 @@ from games.orden.schema import RANKS
 CS = cardset()
 
 
-def no_of(name: str) -> int:
-    """The current version of the card (older versions stay in the catalog for old matches)."""
-    return next(c.no for c in CS.by_name[name] if c.until is None)
+def _in(c, v) -> bool:
+    return c.until is None if v is None else c.in_version(v)
 
 
-def pfad_for(path: str, plus6=False, plus9=False) -> list:
+def no_of(name: str, v=None) -> int:
+    """The current version of the card, or the one of data version ``v`` (older versions stay in the
+    catalog for old matches)."""
+    return next(c.no for c in CS.by_name[name] if _in(c, v))
+
+
+def pfad_for(path: str, plus6=False, plus9=False, v=None) -> list:
     out = []
     for label in sorted(RANKS, key=RANKS.get):
         if (label == "VI+" and not plus6) or (label == "IX+" and not plus9):
             continue
         cands = [c for c in CS.cards.values() if c.kind == "rank" and c.rank == label and c.path in (None, path)
-                 and c.until is None]
+                 and _in(c, v)]
         out.append(min(cands, key=lambda c: c.no).no)
     return out
 
@@ -41,10 +46,11 @@ def pfad_for(path: str, plus6=False, plus9=False) -> list:
 class Scenario:
     ZONES = ("deck", "hand", "auslage", "ablage", "aussen")
 
-    def __init__(self, seats, cur=0, seed=7, options=None):
+    def __init__(self, seats, cur=0, seed=7, options=None, version=None):
+        """``version``: the data version whose cards the names mean (default: the current one)."""
         ci, own, ps = [], [], []
         for s, spec in enumerate(seats):
-            pfad = pfad_for(spec.get("path", "schwert"), spec.get("plus6", False), spec.get("plus9", False))
+            pfad = pfad_for(spec.get("path", "schwert"), spec.get("plus6", False), spec.get("plus9", False), version)
             rank = spec.get("rank", "0")
             k = [CS.cards[no].rank for no in pfad].index(rank)
             pfad = pfad[k:] + pfad[:k]  # ascended k times
@@ -57,7 +63,7 @@ class Scenario:
             for z in self.ZONES:
                 for name in spec.get(z, []):
                     p[z].append(len(ci))
-                    ci.append(no_of(name))
+                    ci.append(no_of(name, version))
                     own.append(s)
             p["deck"].reverse()  # listed top first; the engine draws from the end
             ps.append(p)
@@ -65,7 +71,7 @@ class Scenario:
         self.state = {"n": len(seats), "opts": opts, "rng": seed, "ci": ci, "own": own, "p": ps,
                       "cur": cur, "start": cur, "round": 1, "rounds_left": opts["rounds"],
                       "t": fresh_turn(), "phase": "main", "pend": None, "res": None, "trig": [],
-                      "result": None, "v": V}
+                      "result": None, "v": V if version is None else version}
         self.events = []
         self.steps = []
         self.plan = {}

@@ -214,10 +214,15 @@ def test_playouts_end_and_every_step_is_legal(bot, n):
         assert json.loads(json.dumps(st)) == st
 
 
+OWN_BURG = {"schwert": "Burg Falkenstein", "hammer": "Burg Eisenfels", "buch": "Klosterburg"}
+
+
 def full_pool_deck(path):
-    """Every Nachziehstapel card of the base set as often as it exists; VI+ and IX+ in the Pfad."""
+    """Every Nachziehstapel card of the base set as often as it exists, of the BURGs only the path's
+    own (a deck holds one); VI+ and IX+ in the Pfad."""
     from orden_scenario import CS, pfad_for
-    cards = [c.no for c in CS.cards.values() if c.kind == "deck" and c.until is None for _ in range(c.count)]
+    cards = [c.no for c in CS.cards.values() if c.kind == "deck" and c.until is None
+             and (c.type != "BURG" or c.name.de == OWN_BURG[path]) for _ in range(c.count)]
     return decks.validate({"pfad": pfad_for(path, True, True), "cards": sorted(cards)})
 
 

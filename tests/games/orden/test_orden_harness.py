@@ -27,6 +27,12 @@ def test_search_starts_are_many_and_distinct():
     assert len(keys) == len(starts) >= 3 * 6 + 2
     assert any(label.startswith("random:") for label, _ in starts)
     assert any(len(d["pfad"]) == 11 for _, d in starts)  # VI+ and IX+ both dropped
+    # the finds of earlier searches start too (players share deck lists), unless the cards forbid them:
+    # the Hammer deck with a second BURG is no deck since data version 9
+    known = {label for label, _ in starts if label.startswith("known:")}
+    assert "known:buch:-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag" in known
+    assert "known:hammer:-Silberling,-Einspruch,+Klosterburg,+Bestechung" not in known
+    assert len(known) == len(H.KNOWN) - 1
 
 
 def test_tiny_run_reports_every_figure(tmp_path):
