@@ -66,6 +66,13 @@ def test_the_builder_saves_a_deck_and_shows_refusals_on_the_form(make_user, clie
     r = client.post("/orden/decks/new/", data)
     assert r.status_code == 200 and not SavedDeck.objects.filter(name="Zu viel").exists()
     assert "Ensure this value is less than or equal to 1" in r.content.decode()
+    # a second BURG (the hammer starter has Burg Eisenfels): refused with the reason, at the top of the form
+    data.update(name="Zwei Burgen", **{f"n_{once.no}": 0, f"n_{decks.current_no('Klosterburg')}": 1})
+    r = client.post("/orden/decks/new/", data)
+    assert r.status_code == 200 and not SavedDeck.objects.filter(name="Zwei Burgen").exists()
+    page = r.content.decode()
+    assert "at most one BURG card" in page and "Cloister Castle" in page and "Ironrock Castle" in page
+    data[f"n_{decks.current_no('Klosterburg')}"] = 0
 
     # Editing: switch rank IV to another path's version and leave VI+ out (as the starter does).
     deck = SavedDeck.objects.get(owner=u, name="Schmiede")
