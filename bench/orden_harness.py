@@ -15,9 +15,10 @@ Parts (each printed as it ends, a goal check at the end):
 - ``starters``: the three starters round robin; the best (highest mean) is the search's opponent.
 - ``search``: a deck search from many starts, not one hill-climb: the starters, each starter without
   VI+ / IX+ / both, random walks of ``orden_balance.mutate`` steps from each starter, thinned decks,
-  random legal decks of the base set and the decks earlier searches found (``KNOWN``). All are *screened* on common seeds against the best starter
-  (``--screen`` paired seeds each); the better half gets as many fresh common seeds again (successive
-  halving); then ``--climb`` rounds mutate the leaders (``--children`` each), screened on the same seeds.
+  random legal decks of the base set and the decks earlier searches found (``KNOWN``). All are
+  *screened* on common seeds against the best starter (``--screen`` paired seeds each); the better half
+  gets as many fresh common seeds again (successive halving); then ``--climb`` rounds mutate the leaders
+  (``--children`` each), screened on the same seeds.
 - ``verify``: the ``--top`` best finds, each against every starter on fresh seeds (``--verify`` games per
   starter, ≥ 400 in the full run). Goal: none wins > 60 % against the best starter.
 - ``ranks``: each starter with VI+ (IX+) dropped against the same starter keeping it (``--ranks`` games).
@@ -263,7 +264,7 @@ def edited(path, edits):
 # from them as well; (path, edits of its starter). One that the current card data no longer allows
 # (a count, a card gone) is left out.
 KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
-         ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36, lead F
+         ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36; two BURGs: none since v9
          ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"))  # stop 36, v8
 
 

@@ -2,9 +2,10 @@
 
 On version 8 a Hammer deck with a second BURG (Klosterburg for a Silberling) won 68 % of 200 paired
 games against its own starter (bench/orden_quick.py --seed 1000 --seeds 100
-"mod:hammer:-Silberling,+Klosterburg:hammer"): only one BURG lies out at a time (the seed's rule for
-every TYPE), and with two in the deck Schmied's cheap ascent and Das Fundament had one to read twice as
-often. A deck now holds at most one BURG; which castle is the choice.
+"mod:hammer:-Silberling,+Klosterburg:hammer"; with Burg Falkenstein 62 %, with Ordensburg, no HANDLIMIT+1,
+47.5 %): only one BURG lies out at a time (the seed's rule for every TYPE), but a second castle with
+HANDLIMIT+1 comes out sooner, and again after a Belagerung, for a path whose Schmied and Das Fundament read
+a BURG. A deck now holds at most one BURG; which castle is the choice.
 And a Buch deck without VI+ and without its two MENTORs won 65-68 % against every starter: Student and
 Lehrer counted W *cards*, which a deck of W-heavy cards meets without the MENTORs, and Professor's
 cheap ascent did not care whether the deck kept VI+. Three cards change:
