@@ -27,7 +27,7 @@ from games.rng import Rng
 # "8": Buch trailed at 3 players (-6.3 points, 300 games): Professor's cheap ascent asks a BURG and 2x T + 3x W
 # from the hand, not 6x W owned besides (the Schwert's blows at the Auslage took what it counted).
 # "9": a deck holds at most one BURG (a Hammer deck with a second one won 68 % against its starter);
-# Student and Lehrer count the W they own (3x, 4x), not W cards; Professor's cheap ascent wants VI+
+# Student and Lehrer count the W they own (3x, 5x), not W cards; Professor's cheap ascent wants VI+
 # still in the Pfad (without it: 6x W owned and 4x W), so dropping VI+ is a trade (a Buch deck
 # without VI+ and its MENTORs won 65-68 % against every starter).
 ENGINE_VERSION = "9"
