@@ -272,6 +272,9 @@ def test_replay_steps_in_place_with_arrow_keys(live_site, browser, size):
         assert board_width >= 1000, f"the board is {board_width} px wide at 1280"
     assert page.locator("#replay-controls").get_attribute("data-step") == "0"
     page.evaluate("window.__marker = 1")  # gone if the page were loaded again
+    # htmx wires swapped-in links when the swap settles; a slow settle makes the click below land before
+    # that, as a loaded machine or phone does at times (a click then loaded the page: stop 37's flaky run)
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay-controls[data-step='1']")
     first = page.locator("#replay-move").inner_text()
