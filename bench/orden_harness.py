@@ -265,7 +265,9 @@ def edited(path, edits):
 # (a count, a card gone) is left out.
 KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
          ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36; two BURGs: none since v9
-         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"))  # stop 36, v8
+         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"),  # stop 36, v8
+         ("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,-Disputation,-Studium,+Treueschwur,+Auftrag,"
+                  "+Erlösung"))  # stop 37, v9: 66.5 % against Hammer
 
 
 def known():
