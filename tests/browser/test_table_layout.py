@@ -350,3 +350,23 @@ def test_phone_list_tables_break_no_word(live_site, browser):
     assert split == [], split
     assert p.evaluate("document.documentElement.scrollWidth") <= 390
     page.close()
+
+
+# -- a move right after a swap: htmx wires the new #live's forms only when the swap settles ------
+def test_a_move_made_right_after_a_swap_stays_in_place(live_site, browser):
+    match_id, sessions, mover = _match("orden", 2, 4, "quickhand", until=_orden_turn_start)
+    page = _open(browser, live_site, match_id, sessions[mover], DESKTOP)
+    loads = []
+    page.on("load", lambda p: loads.append(p.url))
+    # a slow settle (a busy phone) makes the second click land before htmx's own wiring of the new part
+    page.evaluate("window.__marker = 1; htmx.config.defaultSettleDelay = 2000")
+    version = int(page.locator("#live").get_attribute("data-version"))
+    _move(page, "orden")
+    page.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)
+    page.evaluate("window.__live = document.getElementById('live')")
+    page.locator("#live form[method=post] button:enabled").first.click()
+    page.wait_for_function("document.getElementById('live') !== window.__live", timeout=15_000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__marker") == 1, "the second move loaded the page"
+    assert loads == [], loads
+    page.context.close()

@@ -93,8 +93,13 @@
       // The drawers get the player's choice now, in the swap's task: htmx's load hooks run only
       // after its settle delay, so the new part would be painted once with the drawers as served
       // (the clocks closed), the chat below them jumping up and back. (onLoad does it again.)
+      // The move forms are wired now too: htmx wires the new part only when the swap settles, and
+      // a move made before that posted plainly and loaded the page.
       var live = document.getElementById("live");
-      if (live) setUpDrawers(live);
+      if (live) {
+        setUpDrawers(live);
+        postInPlace(live);
+      }
       restoreAnchor();
     });
     document.body.addEventListener("htmx:afterSettle", function (ev) {
