@@ -27,15 +27,15 @@ def one_per_deck(v=CURRENT) -> tuple:
     return tuple(t for t, since in ONE_PER_DECK.items() if v >= since)
 
 
+def of_type(cards: list, t: str) -> list:
+    cs = cardset().cards
+    return [cs[no] for no in cards if cs[no].type == t]
+
+
 def may_add(cards: list, no: int, v=CURRENT) -> bool:
     """Whether card ``no`` may join the Nachziehstapel ``cards`` (counts and one-per-deck types)."""
     c = cardset().cards[no]
-    if cards.count(no) >= c.count:
-        return False
-    if c.type in one_per_deck(v):
-        cs = cardset().cards
-        return not any(cs[k].type == c.type for k in cards)
-    return True
+    return cards.count(no) < c.count and not (c.type in one_per_deck(v) and of_type(cards, c.type))
 
 
 class DeckError(ValueError):
@@ -44,7 +44,8 @@ class DeckError(ValueError):
         self.en, self.de = en, de
 
 
-def _pfad(path: str, plus6=False, plus9=False, v=CURRENT) -> list:
+def path_pfad(path: str, plus6=False, plus9=False, v=CURRENT) -> list:
+    """The Pfad of ``path`` (its own version of IV–VI+), VI+ and IX+ only when asked for."""
     cs = cardset().cards.values()
     out = []
     for label in sorted(RANKS, key=RANKS.get):
@@ -119,7 +120,7 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
     counts = (STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
-    return {"pfad": _pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
+    return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 
 def starter_ids() -> list:
@@ -160,7 +161,7 @@ def validate(deck: dict, v=CURRENT) -> dict:
             raise DeckError(f"“{c.name.en}” may be in a deck at most {c.count} times.",
                             f"„{c.name.de}“ darf höchstens {c.count}-mal im Deck sein.")
     for t in one_per_deck(v):
-        held = [cs[no] for no in cards if cs[no].type == t]
+        held = of_type(cards, t)
         if len(held) > 1:
             names_en = ", ".join(f"“{c.name.en}”" for c in held)
             names_de = ", ".join(f"„{c.name.de}“" for c in held)

@@ -14,33 +14,22 @@ from __future__ import annotations
 
 import json
 from games.base import IllegalAction
+from games.orden import decks
 from games.orden.catalog import cardset
 from games.orden.effects import V, fresh_turn
 from games.orden.engine import ENGINE
-from games.orden.schema import RANKS
 
 CS = cardset()
-
-
-def _in(c, v) -> bool:
-    return c.until is None if v is None else c.in_version(v)
 
 
 def no_of(name: str, v=None) -> int:
     """The current version of the card, or the one of data version ``v`` (older versions stay in the
     catalog for old matches)."""
-    return next(c.no for c in CS.by_name[name] if _in(c, v))
+    return decks.current_no(name, V if v is None else v)
 
 
 def pfad_for(path: str, plus6=False, plus9=False, v=None) -> list:
-    out = []
-    for label in sorted(RANKS, key=RANKS.get):
-        if (label == "VI+" and not plus6) or (label == "IX+" and not plus9):
-            continue
-        cands = [c for c in CS.cards.values() if c.kind == "rank" and c.rank == label and c.path in (None, path)
-                 and _in(c, v)]
-        out.append(min(cands, key=lambda c: c.no).no)
-    return out
+    return decks.path_pfad(path, plus6, plus9, V if v is None else v)
 
 
 class Scenario:
