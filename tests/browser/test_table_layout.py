@@ -272,9 +272,9 @@ def test_replay_steps_in_place_with_arrow_keys(live_site, browser, size):
         assert board_width >= 1000, f"the board is {board_width} px wide at 1280"
     assert page.locator("#replay-controls").get_attribute("data-step") == "0"
     page.evaluate("window.__marker = 1")  # gone if the page were loaded again
-    # htmx wires swapped-in links when the swap settles; a slow settle makes the click below land before
-    # that, as a loaded machine or phone does at times (a click then loaded the page: stop 37's flaky run)
-    page.evaluate("htmx.config.defaultSettleDelay = 1500")
+    # htmx wires swapped-in links when the swap settles; with a delay the click below could land before
+    # that and load the page (stop 37's flaky run under load): the site settles at once
+    assert page.evaluate("htmx.config.defaultSettleDelay") == 0
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay-controls[data-step='1']")
     first = page.locator("#replay-move").inner_text()
@@ -358,8 +358,10 @@ def test_a_move_made_right_after_a_swap_stays_in_place(live_site, browser):
     page = _open(browser, live_site, match_id, sessions[mover], DESKTOP)
     loads = []
     page.on("load", lambda p: loads.append(p.url))
-    # a slow settle (a busy phone) makes the second click land before htmx's own wiring of the new part
-    page.evaluate("window.__marker = 1; htmx.config.defaultSettleDelay = 2000")
+    # htmx wires the new part when the swap settles: with a delay (a busy phone) the second click could
+    # land before that and post plainly; the site settles at once
+    assert page.evaluate("htmx.config.defaultSettleDelay") == 0
+    page.evaluate("window.__marker = 1")
     version = int(page.locator("#live").get_attribute("data-version"))
     _move(page, "orden")
     page.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)

@@ -91,15 +91,11 @@
     document.body.addEventListener("htmx:afterSwap", function (ev) {
       if (ev.detail.target.id !== "live" && document.body.contains(ev.detail.target)) return;
       // The drawers get the player's choice now, in the swap's task: htmx's load hooks run only
-      // after its settle delay, so the new part would be painted once with the drawers as served
-      // (the clocks closed), the chat below them jumping up and back. (onLoad does it again.)
-      // The move forms are wired now too: htmx wires the new part only when the swap settles, and
-      // a move made before that posted plainly and loaded the page.
+      // when the swap settles (at once with base.html's settle delay of 0, later if a swap asks
+      // for one), and the new part must not be painted with the drawers as served (the clocks
+      // closed), the chat below them jumping up and back. (onLoad does it again.)
       var live = document.getElementById("live");
-      if (live) {
-        setUpDrawers(live);
-        postInPlace(live);
-      }
+      if (live) setUpDrawers(live);
       restoreAnchor();
     });
     document.body.addEventListener("htmx:afterSettle", function (ev) {

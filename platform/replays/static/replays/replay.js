@@ -13,21 +13,6 @@
     ev.preventDefault();
     link.click();
   });
-  // htmx wires a swapped-in frame's links only when the swap settles (a timer, later on a busy
-  // machine); a click before that followed the plain link and loaded the page. Wire that frame now
-  // (htmx.process is idempotent) and click again, so the step stays in place.
-  var wired = new WeakSet();
-  document.addEventListener("click", function (ev) {
-    if (!window.htmx || !ev.target.closest) return;
-    var link = ev.target.closest("#replay-frame a[hx-get]");
-    var fresh = link && link.closest("." + (htmx.config.addedClass || "htmx-added"));
-    if (!fresh || wired.has(fresh)) return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    wired.add(fresh);
-    htmx.process(fresh);
-    setTimeout(function () { link.click(); }, 0);  // not nested: a link already being click()ed ignores click()
-  }, true);
   // keep the reader's place: after a step the step's move line is where the eye goes
   document.addEventListener("htmx:afterSwap", function (ev) {
     if (ev.detail.target && ev.detail.target.id === "replay-frame") {
