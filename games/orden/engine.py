@@ -30,7 +30,10 @@ from games.rng import Rng
 # Student and Lehrer count the W they own (3x, 5x), not W cards; Professor's cheap ascent wants VI+
 # still in the Pfad (without it: 6x W owned and 4x W), so dropping VI+ is a trade (a Buch deck
 # without VI+ and its MENTORs won 65-68 % against every starter).
-ENGINE_VERSION = "9"
+# "10": Student's and Lehrer's cheap ascents want a MENTOR in the Auslage besides the W owned (a Buch
+# deck without VI+ and without its MENTORs still won 66.5 % against the Hammer starter: the MENTORs
+# served only Dekan's route, so a deck that dropped VI+ dropped them too and ran one rank shorter).
+ENGINE_VERSION = "10"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
