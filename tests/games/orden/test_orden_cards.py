@@ -92,7 +92,7 @@ HAND = ["Treueschwur", "Treueschwur", "Gehorsam", "Mächtige Statur", "Mächtige
 AUSLAGE = ["Mächtige Statur", "Mächtige Statur", "Kraft", "Kraft", "Goldbarren", "Goldbarren", "Silberling",
            "Silberling", "Silberling", "Silberling", "Foliant", "Foliant", "Schriftrolle", "Schriftrolle",
            "Schriftrolle", "Schriftrolle", "Treueschwur", "Treueschwur", "Vision", "Vision",
-           "Mysterium der Flamme", "Burg Falkenstein"]
+           "Mysterium der Flamme", "Burg Falkenstein", "Magister Gregor"]  # a MENTOR: Student, Lehrer (v10)
 DECK = ["Einladung", "Das Versprechen", "Kraft", "Silberling", "Schriftrolle", "Gebet", "Demut", "Demut",
         "Anwerber Alfred", "Klosterburg"]
 OPP = {"path": "schwert", "rank": "VII", "auslage": ["Mysterium der Flamme", "Ordensburg"], "hand": ["Vision", "Vision"],
