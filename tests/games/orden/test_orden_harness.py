@@ -117,3 +117,18 @@ def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
     assert S.main(["--players", "2", "--limit", "2", "--games", "1", "--pilot", "heuristic"]) == 1
     out = capsys.readouterr().out
     assert "STALLED in round 3" in out and "seat 1 (hammer): rank" in out and "round 2: seat" in out
+
+
+def test_the_climb_trace_names_the_rule_behind_every_rank():
+    import orden_climb as C
+
+    game = C.climb_game({"decks": ["starter:buch", "starter:hammer"], "seed": 3, "seat": 0, "pilot": "heuristic"})
+    ups = [u for u in game["ups"] if u["up"]]
+    assert ups and ups[0]["from"] == "Vor den Mauern"  # the seat's first rank change leaves the lowest rank
+    assert [u["round"] for u in ups] == sorted(u["round"] for u in ups)
+    cards = {c.name.de: c for c in C.cardset().cards.values()}
+    for u in game["ups"]:  # every rule named is a rule the named card has
+        name, n = u["rule"].rsplit(":", 1)
+        assert 0 <= int(n) < len(cards[name].abilities), u
+    lines = C.report([game])
+    assert lines[0].startswith("wins ") and any(line.startswith("Vor den Mauern") for line in lines[1:])
