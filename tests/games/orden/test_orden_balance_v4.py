@@ -33,7 +33,9 @@ def test_kraft_hits_but_draws_no_more():
 
 
 def test_foliant_draws_two_once_per_turn_with_6_w():
-    sc = Scenario([{"path": "buch", "auslage": ["Foliant", "Foliant", "Foliant"], "deck": FILL}, {"deck": FILL}])
+    # versions 4-10 (8x W from version 11: test_orden_balance_v11.py)
+    sc = Scenario([{"path": "buch", "auslage": ["Foliant", "Foliant", "Foliant"], "deck": FILL}, {"deck": FILL}],
+                  version=10)
     sc.activate(0, "Foliant", 0)
     assert sc.hand_size(0) == 2
     assert not sc.usable(0, "Foliant", 0)  # once per turn, every card of that name
