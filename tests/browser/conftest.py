@@ -48,7 +48,7 @@ _csp_safe_predicates()
 
 
 @pytest.fixture
-def live_site(transactional_db, celery_worker):
+def live_site(request, transactional_db, celery_worker):
     """The site served by daphne on the test database; yields its base URL."""
     from tests.support.worker import test_database_url
 
@@ -66,6 +66,7 @@ def live_site(transactional_db, celery_worker):
     # One log per xdist worker: pass 1 of the suite runs on two.
     log_name = f"test-daphne-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     log = open(ROOT / "var" / log_name, "w")
+    request.node.daphne_log = ROOT / "var" / log_name  # shown with a failure (below)
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "config.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -82,6 +83,18 @@ def live_site(transactional_db, celery_worker):
     yield base
     proc.terminate()
     proc.wait(timeout=10)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing browser test shows the server's side too: the end of its daphne log (the
+    requests with their status codes, tracebacks), where CI keeps nothing else of it."""
+    outcome = yield
+    report = outcome.get_result()
+    log = getattr(item, "daphne_log", None)
+    if log and report.failed and report.when == "call" and log.exists():
+        tail = log.read_text(errors="replace").splitlines()[-60:]
+        report.sections.append(("daphne log, last 60 lines", "\n".join(tail)))
 
 
 @pytest.fixture

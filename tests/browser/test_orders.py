@@ -19,7 +19,7 @@ def test_a_premove_queued_while_waiting_is_played_when_the_other_moves(live_site
 
     # The waiting player: "Queue a move", then the board's move forms post to "queue".
     b.locator("#queue-move").click()
-    b.wait_for_selector("#queue-banner", timeout=10_000)
+    b.wait_for_selector("#queue-banner", timeout=20_000)  # (CI runs two loaded browsers at once)
     b.screenshot(path=f"var/test-orders-queue-{viewport['width']}.png", full_page=True)  # to look at
     b.locator("details.alc-design > summary").last.click()
     form = b.locator("details.alc-design[open] form[data-action=design]")

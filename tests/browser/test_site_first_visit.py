@@ -320,8 +320,12 @@ def test_a_first_visit_landing_help_and_a_guided_match(live_site, browser, size,
         page.goto(live_site + "/learn/")
         page.click(f"#learn-{game} button[type=submit]")
         page.wait_for_selector("#guide-hint")
-        hint = page.locator("#guide-hint").inner_text()
-        if page.locator("#match-status[data-my-turn='1']").count():
+        # read together, in one task of the page: the bot's move can swap the live part (strip and
+        # hint at once) between two separate reads
+        my_turn, hint = page.evaluate("""() => [
+            document.querySelector("#match-status").dataset.myTurn === "1",
+            document.getElementById("guide-hint").innerText]""")
+        if my_turn:
             assert "What you can do now" in hint and any(f"{word}:" in hint for word in first_hint), hint
         shot(page, f"{size}-guided-{game}")
         # a move (the last legal form on the board), the bot answers, the hint is there again
