@@ -187,7 +187,7 @@ def limits(games, seed0=1):
     AUSSPIELEN card, a second Eifer for Demut ×2, Gebet, Gehorsam) against the unchanged starter."""
     cs = cardset()
     no = D.current_no
-    extra = {"schwert": [], "hammer": ["Das Fundament"], "buch": ["Hörsaal"]}
+    extra = {"schwert": [], "hammer": [], "buch": ["Hörsaal"]}  # (Das Fundament: one per deck since v12)
     out = {}
     for path in PATHS:
         base = D.starter(path)

@@ -265,9 +265,10 @@ def edited(path, edits):
 # (a count, a card gone) is left out.
 KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
          ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36; two BURGs: none since v9
-         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"),  # stop 36, v8
+         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"),  # stop 36, v8; two Fundaments: none since v12
          ("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,-Disputation,-Studium,+Treueschwur,+Auftrag,"
-                  "+Erlösung"))  # stop 37, v9: 66.5 % against Hammer; v10: 60.8 (stop 38); v11: 58.2
+                  "+Erlösung"),  # stop 37, v9: 66.5 % against Hammer; v10: 60.8 (stop 38); v11: 58.2
+         ("hammer", "-IX+,+Das Fundament,+Zoll"))  # stop 40, v11: 61.0 % against Hammer; none since v12
 
 
 def known():

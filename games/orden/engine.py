@@ -36,7 +36,10 @@ from games.rng import Rng
 # "11": Foliant draws from 8x W owned, not 6x (as Goldbarren from 8x V): a Buch deck without VI+ and
 # its MENTORs (W doubled) still won 61.8 % of 800 games against the Hammer starter; screened, the
 # change cost that deck 4 points and the Buch starter 1.
-ENGINE_VERSION = "11"
+# "12": Das Fundament (AUSSPIELEN+1 with a BURG) at most once per deck, not twice: the Hammer starter
+# with a second one and a Zoll, without IX+, won 61.0 % of 800 fresh games against itself (the
+# second Fundament alone 56.0, without it 40.5: each copy adds a play to Hammer's whole game).
+ENGINE_VERSION = "12"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
