@@ -7,6 +7,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py drop:hammer:VI+                         # a starter without VI+ against itself with it
     python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
     python bench/orden_quick.py find:Lehrer:hammer                      # a known find (orden_recheck.FINDS) against a starter
+    python bench/orden_quick.py known:thin-grace:schwert                # a named find (orden_harness.KNOWN_DECKS)
     python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
     python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
     python bench/orden_quick.py --seeds 300 "table:4:hammer:-Der Zehnt,+Demut"  # the same with one starter edited
@@ -84,11 +85,17 @@ def jobs_for(spec, seeds):
         n, *edit = args
         decks = {edit[0]: edited(edit[0], edit[1])} if edit else {}
         return [Table(f"{n} players" + (f", {edit[0]} {edit[1]}" if edit else ""), int(n), decks, len(seeds))]
+    if kind == "known":  # a named find (orden_harness.KNOWN_DECKS), against a starter
+        label, opp = args
+        decks = dict(H.known())
+        if f"known:{label}" not in decks:
+            raise SystemExit(f"no known deck {label!r} the current cards allow")
+        return [Pair(f"{label} vs {opp}", decks[f"known:{label}"], f"starter:{opp}", seeds)]
     if kind == "find":
         rank_v, opp = args
         return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
     raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
-                     " | mod:PATH:EDITS:OPP | table:N[:PATH:EDITS]")
+                     " | mod:PATH:EDITS:OPP | known:LABEL:OPP | table:N[:PATH:EDITS]")
 
 
 def main(argv=None):

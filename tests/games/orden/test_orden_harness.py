@@ -34,7 +34,10 @@ def test_search_starts_are_many_and_distinct():
     assert "known:hammer:-Silberling,-Einspruch,+Klosterburg,+Bestechung" not in known
     # and the Hammer decks with a second Das Fundament since data version 12
     assert not any("+Das Fundament" in label for label in known)
-    assert len(known) == len(H.KNOWN) - 3
+    assert len(known) == len(H.KNOWN) - 3 + len(H.KNOWN_DECKS)
+    assert "known:thin-grace" in known  # a find that is no starter's edit (stop 40)
+    thin = dict(starts)["known:thin-grace"]
+    assert len(thin["cards"]) == 32 and len(thin["pfad"]) == 12
 
 
 def test_tiny_run_reports_every_figure(tmp_path):
@@ -89,6 +92,10 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     assert len(edited["pfad"]) == len(D.starter("hammer")["pfad"]) - 1 and D.validate(edited)
     with pytest.raises(SystemExit):
         Q.jobs_for("mod:hammer:Werkzeug:buch", [1])  # an edit without its sign
+    (label, thin, opp, _), = Q.jobs_for("known:thin-grace:schwert", [1])  # a named find (KNOWN_DECKS)
+    assert len(thin["cards"]) == 32 and opp == "starter:schwert" and D.validate(thin)
+    with pytest.raises(SystemExit):
+        Q.jobs_for("known:no-such-deck:schwert", [1])
 
 
 def test_the_table_takes_the_counts_it_is_given(tmp_path):
