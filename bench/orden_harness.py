@@ -284,20 +284,18 @@ KNOWN_DECKS = (
 
 
 def known_deck(pfad, counts):
-    return D.validate({"pfad": [D.current_no(n) for n in pfad],
-                       "cards": [D.current_no(n) for n, k in counts.items() for _ in range(k)]})
+    # decks._cards: the starters' own name-counts -> card numbers of the current version
+    return D.validate({"pfad": [D.current_no(n) for n in pfad], "cards": D._cards(counts)})
 
 
 def known():
+    """The known finds the current card data allows (one it no longer allows is left out)."""
+    builders = [(f"known:{path}:{edits}", lambda p=path, e=edits: edited(p, e)) for path, edits in KNOWN]
+    builders += [(f"known:{label}", lambda p=pfad, c=counts: known_deck(p, c)) for label, pfad, counts in KNOWN_DECKS]
     out = []
-    for path, edits in KNOWN:
+    for label, build in builders:
         try:
-            out.append((f"known:{path}:{edits}", edited(path, edits)))
-        except (ValueError, StopIteration, D.DeckError):
-            continue
-    for label, pfad, counts in KNOWN_DECKS:
-        try:
-            out.append((f"known:{label}", known_deck(pfad, counts)))
+            out.append((label, build()))
         except (ValueError, StopIteration, D.DeckError):
             continue
     return out
