@@ -288,6 +288,26 @@ def known_deck(pfad, counts):
     return D.validate({"pfad": [D.current_no(n) for n in pfad], "cards": D._cards(counts)})
 
 
+def known_edited(label, edits):
+    """A named find (KNOWN_DECKS) with comma-separated edits: ``-NAME`` / ``+NAME`` take a card out or put one
+    in, ``-VI+`` / ``-IX+`` drop an optional rank, ``OLD=NEW`` puts the rank card NEW in OLD's place."""
+    pfad, counts = next((list(p), dict(c)) for lab, p, c in KNOWN_DECKS if lab == label)
+    ranks = []
+    for e in filter(None, (x.strip() for x in edits.split(","))):
+        if "=" in e:
+            old, new = e.split("=", 1)
+            pfad[pfad.index(old)] = new
+        elif e in ("-VI+", "-IX+"):
+            ranks.append(e[1:])
+        elif e[0] == "-":
+            counts[e[1:]] -= 1
+        elif e[0] == "+":
+            counts[e[1:]] = counts.get(e[1:], 0) + 1
+        else:
+            raise ValueError(f"an edit starts with + or - or holds =: {e!r}")
+    return drop(known_deck(pfad, counts), tuple(ranks))
+
+
 def known():
     """The known finds the current card data allows (one it no longer allows is left out)."""
     builders = [(f"known:{path}:{edits}", lambda p=path, e=edits: edited(p, e)) for path, edits in KNOWN]

@@ -8,6 +8,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py "swap:hammer:Burg Eisenfels:Demut:buch" # a starter with one card swapped, against a starter
     python bench/orden_quick.py find:Lehrer:hammer                      # a known find (orden_recheck.FINDS) against a starter
     python bench/orden_quick.py known:thin-grace:schwert                # a named find (orden_harness.KNOWN_DECKS)
+    python bench/orden_quick.py "knownmod:thin-grace:Lehrer=Geselle,-Gnade:schwert"  # a named find edited
     python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
     python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
     python bench/orden_quick.py --seeds 300 "table:4:hammer:-Der Zehnt,+Demut"  # the same with one starter edited
@@ -91,11 +92,18 @@ def jobs_for(spec, seeds):
         if f"known:{label}" not in decks:
             raise SystemExit(f"no known deck {label!r} the current cards allow")
         return [Pair(f"{label} vs {opp}", decks[f"known:{label}"], f"starter:{opp}", seeds)]
+    if kind == "knownmod":  # a named find edited (orden_harness.known_edited), against a starter
+        label, edits, opp = args
+        try:
+            deck = H.known_edited(label, edits)
+        except (ValueError, StopIteration, KeyError, D.DeckError) as e:
+            raise SystemExit(f"{label} {edits}: {e!r}")
+        return [Pair(f"{label} {edits} vs {opp}", deck, f"starter:{opp}", seeds)]
     if kind == "find":
         rank_v, opp = args
         return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
     raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
-                     " | mod:PATH:EDITS:OPP | known:LABEL:OPP | table:N[:PATH:EDITS]")
+                     " | mod:PATH:EDITS:OPP | known:LABEL:OPP | knownmod:LABEL:EDITS:OPP | table:N[:PATH:EDITS]")
 
 
 def main(argv=None):

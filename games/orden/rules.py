@@ -182,11 +182,14 @@ def holds1(state, s, cond, _depth=0) -> bool:
             if ci[i] in nos:
                 return False
         return True
-    if k == "behind":
+    if k == "behind":  # count 1: any higher rank; n: at least n ranks higher (rank values: VI+ is 6.5)
         r = rank(state, s)
         pl = state["p"]
         for o in range(state["n"]):
-            if o != s and RV[ci[pl[o]["pfad"][0]]] > r:
+            if o == s:
+                continue
+            ro = RV[ci[pl[o]["pfad"][0]]]
+            if ro > r and ro - r >= cond.count:
                 return True
         return False
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
