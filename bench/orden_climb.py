@@ -5,7 +5,8 @@ changed) and the mean round it was reached.
     python bench/orden_climb.py --seed 1000001 --seeds 40 "buch:-VI+,-Magister Gregor" starter:hammer
     python bench/orden_climb.py starter:buch starter:hammer --json /tmp/climb.json
 
-A deck is ``starter:PATH`` or ``PATH:EDITS`` (``orden_harness.edited``: ``-VI+``, ``-NAME``, ``+NAME``).
+A deck is ``starter:PATH``, ``PATH:EDITS`` (``orden_harness.edited``: ``-VI+``, ``-NAME``, ``+NAME``) or
+``known:LABEL[:EDITS]`` (a named find, ``orden_harness.known_edited``: also ``OLD=NEW`` for a rank card).
 ``rule`` is ``card:n`` with ``n`` the index into the card's ``rules`` (docs/games/orden.md's card table
 prints them in order): ``Student:2`` is Student's third rule. Written for the question "the find skips
 VI+ and its MENTORs: which ways up do its games take instead?" (stop 39).
@@ -57,6 +58,9 @@ def climb_game(task):
 def deck_of(spec):
     if spec.startswith("starter:"):
         return spec
+    if spec.startswith("known:"):  # a named find, optionally edited: known:LABEL[:EDITS] (orden_harness.known_edited)
+        label, _, edits = spec[len("known:"):].partition(":")
+        return H.known_edited(label, edits)
     path, edits = spec.split(":", 1)
     return H.edited(path, edits)
 

@@ -272,14 +272,18 @@ KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auf
 
 
 # Finds that are no starter's edit, by card names (numbers change with data versions): (label, Pfad, cards).
+_THIN_GRACE = {"Das Versprechen": 1, "Gehorsam": 2, "Treueschwur": 1, "Der Beginn des Weges": 2, "Eifer": 1,
+               "Mächtige Statur": 1, "Silberling": 1, "Zoll": 1, "Burg Eisenfels": 1, "Mysterium des Lichts": 1,
+               "Mysterium der Flamme": 1, "Gebet": 1, "Vision": 1, "Gnade": 2, "Wachsamkeit": 2, "Ordensregel": 1,
+               "Talent": 2, "Zunftmeister Konrad": 1, "Goldbarren": 1, "Werkzeug": 1, "Auftrag": 1,
+               "Das Fundament": 1, "Schriftrolle": 2, "Zunftbrief": 2, "Bestechung": 1}
 KNOWN_DECKS = (
     ("thin-grace", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Lehrer", "Schmied", "Meister",
                     "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
-     {"Das Versprechen": 1, "Gehorsam": 2, "Treueschwur": 1, "Der Beginn des Weges": 2, "Eifer": 1,
-      "Mächtige Statur": 1, "Silberling": 1, "Zoll": 1, "Burg Eisenfels": 1, "Mysterium des Lichts": 1,
-      "Mysterium der Flamme": 1, "Gebet": 1, "Vision": 1, "Gnade": 2, "Wachsamkeit": 2, "Ordensregel": 1,
-      "Talent": 2, "Zunftmeister Konrad": 1, "Goldbarren": 1, "Werkzeug": 1, "Auftrag": 1, "Das Fundament": 1,
-      "Schriftrolle": 2, "Zunftbrief": 2, "Bestechung": 1}),  # stop 40, v12: 74.5-75.8 % against every starter
+     _THIN_GRACE),  # stop 40, v12: 74.5-75.8 % against every starter
+    ("thin-grace-geselle", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied",
+                            "Meister", "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
+     _THIN_GRACE),  # stop 40's variant (Geselle for Lehrer), v12: 84.5 % against Schwert (200 games)
 )
 
 

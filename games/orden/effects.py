@@ -18,7 +18,7 @@ TURN_LISTS = ("blocked", "once")
 #: engine version 2): version 2 deals instance ids that say nothing about the draw order and
 #: shuffles an empty Nachziehstapel's Ablage in after every rule step. A match keeps the
 #: version it was set up with, so its log replays as it was played.
-V = 12  # 3: the second base set (card versions, decks.CURRENT); 4: its balance pass (Kraft, Foliant, Dekan, Triumvirat, …); 5: Triumvirat 2x ?; 6: the reactions that prevent an ascent remove what they pay with; 7: Hammer and Buch at 4 players (Der Zehnt, Zunftbrief, Lehrer); 8: Professor's cheap ascent from the hand only, like Schmied's (Buch at 3 players); 9: one BURG per deck (decks.ONE_PER_DECK), Student/Lehrer count W owned, Professor's cheap ascent with VI+ in the Pfad; 10: Student's and Lehrer's cheap ascents want a MENTOR in the Auslage; 11: Foliant draws from 8x W owned (was 6x); 12: Das Fundament at most once per deck (was twice); no rule of the engine changed
+V = 13  # 3: the second base set (card versions, decks.CURRENT); 4: its balance pass (Kraft, Foliant, Dekan, Triumvirat, …); 5: Triumvirat 2x ?; 6: the reactions that prevent an ascent remove what they pay with; 7: Hammer and Buch at 4 players (Der Zehnt, Zunftbrief, Lehrer); 8: Professor's cheap ascent from the hand only, like Schmied's (Buch at 3 players); 9: one BURG per deck (decks.ONE_PER_DECK), Student/Lehrer count W owned, Professor's cheap ascent with VI+ in the Pfad; 10: Student's and Lehrer's cheap ascents want a MENTOR in the Auslage; 11: Foliant draws from 8x W owned (was 6x); 12: Das Fundament at most once per deck (was twice); 13: Gnade removes itself when its ascent is used (was: discarded); no rule of the engine changed
 
 
 def v2(st) -> bool:

@@ -182,14 +182,11 @@ def holds1(state, s, cond, _depth=0) -> bool:
             if ci[i] in nos:
                 return False
         return True
-    if k == "behind":  # count 1: any higher rank; n: at least n ranks higher (rank values: VI+ is 6.5)
+    if k == "behind":
         r = rank(state, s)
         pl = state["p"]
         for o in range(state["n"]):
-            if o == s:
-                continue
-            ro = RV[ci[pl[o]["pfad"][0]]]
-            if ro > r and ro - r >= cond.count:
+            if o != s and RV[ci[pl[o]["pfad"][0]]] > r:
                 return True
         return False
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted

@@ -236,12 +236,10 @@ class _P:
             return Condition(k, select=self.selector(v, p))
         if k == "possess_props":
             return Condition(k, props=self.props(v, p))
-        if k == "behind":  # an opponent holds a higher rank than you (n: at least n ranks higher)
-            if v is True:
-                return Condition(k)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 2:
-                self.fail(p, "expected true or a number of ranks (2 or more)")
-            return Condition(k, count=v)
+        if k == "behind":  # an opponent holds a higher rank than you
+            if v is not True:
+                self.fail(p, "expected true")
+            return Condition(k)
         if k == "stronger":  # your Auslage delivers more of the property than every opponent's
             return Condition(k, prop=self.one_of(v, p, PLAIN))
         self.fail(p, "unknown condition")

@@ -106,9 +106,6 @@ def condition(c, lang) -> str:
     if k == "possess_props":
         return f"Du mindestens {props(c.props, lang)} besitzt" if de else f"you own at least {props(c.props, lang)}"
     if k == "behind":
-        if c.count > 1:
-            return (f"ein Mitspieler mindestens {c.count} Ränge höher ist als Du" if de
-                    else f"an opponent ranks at least {c.count} ranks above you")
         return "ein Mitspieler einen höheren Rang hat als Du" if de else "an opponent ranks above you"
     if k == "stronger":
         return (f"Du mehr {c.prop} besitzt als jeder Mitspieler" if de

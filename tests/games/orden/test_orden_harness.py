@@ -96,6 +96,15 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     assert len(thin["cards"]) == 32 and opp == "starter:schwert" and D.validate(thin)
     with pytest.raises(SystemExit):
         Q.jobs_for("known:no-such-deck:schwert", [1])
+    # a named find edited: a rank card swapped, a card out, one in, an optional rank dropped
+    (label, mod, opp, _), = Q.jobs_for("knownmod:thin-grace:Lehrer=Geselle,-Gnade,+Demut,-IX+:hammer", [1])
+    assert D.current_no("Geselle") in mod["pfad"] and D.current_no("Lehrer") not in mod["pfad"]
+    assert len(mod["pfad"]) == len(thin["pfad"]) - 1 and D.current_no("Großmeister") not in mod["pfad"]
+    assert mod["cards"].count(D.current_no("Gnade")) == 1 and D.current_no("Demut") in mod["cards"]
+    assert opp == "starter:hammer" and len(mod["cards"]) == 32
+    assert H.known_edited("thin-grace", "Lehrer=Geselle") == dict(H.known())["known:thin-grace-geselle"]
+    with pytest.raises(SystemExit):
+        Q.jobs_for("knownmod:thin-grace:Gnade:hammer", [1])  # an edit without its sign
 
 
 def test_the_table_takes_the_counts_it_is_given(tmp_path):
