@@ -32,7 +32,7 @@ def _hammer_with_two(v):
 def test_a_deck_with_two_is_refused_with_the_reason():
     with pytest.raises(D.DeckError) as e:
         D.validate(_hammer_with_two(D.CURRENT))  # from version 12 on
-    assert "at most 1 times" in str(e.value) and "The Foundation" in str(e.value)
+    assert "at most once" in str(e.value) and "The Foundation" in str(e.value)
     assert not D.may_add(D.starter("hammer")["cards"], 234)
 
 
