@@ -10,6 +10,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py known:thin-grace:schwert                # a named find (orden_harness.KNOWN_DECKS)
     python bench/orden_quick.py "knownmod:thin-grace:Lehrer=Geselle,-Gnade:schwert"  # a named find edited
     python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
+    python bench/orden_quick.py "known:thin-hammer:hammer/-Demut,-Demut"  # an opponent PATH/EDITS: its starter edited
     python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
     python bench/orden_quick.py --seeds 300 "table:4:hammer:-Der Zehnt,+Demut"  # the same with one starter edited
 
@@ -63,6 +64,12 @@ def edited(path, edits):
         raise SystemExit(f"{path} {edits}: {e}")
 
 
+def opponent(spec):
+    """The deck played against: ``PATH`` (its starter) or ``PATH/EDITS`` (the starter edited, as in ``mod``)."""
+    path, _, edits = spec.partition("/")
+    return edited(path, edits) if edits else f"starter:{path}"
+
+
 def jobs_for(spec, seeds):
     """A spec → [Pair | Table]."""
     kind, *args = spec.split(":")
@@ -78,10 +85,10 @@ def jobs_for(spec, seeds):
         return [Pair(f"{path} without {label} vs with it", H.drop(full, tuple(label.split("+and+"))), full, seeds)]
     if kind == "swap":
         path, out, inn, opp = args
-        return [Pair(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), f"starter:{opp}", seeds)]
+        return [Pair(f"{path} with {inn} for {out} vs {opp}", swapped(path, out, inn), opponent(opp), seeds)]
     if kind == "mod":
         path, edits, opp = args
-        return [Pair(f"{path} {edits} vs {opp}", edited(path, edits), f"starter:{opp}", seeds)]
+        return [Pair(f"{path} {edits} vs {opp}", edited(path, edits), opponent(opp), seeds)]
     if kind == "table":
         n, *edit = args
         decks = {edit[0]: edited(edit[0], edit[1])} if edit else {}
@@ -91,17 +98,17 @@ def jobs_for(spec, seeds):
         decks = dict(H.known())
         if f"known:{label}" not in decks:
             raise SystemExit(f"no known deck {label!r} the current cards allow")
-        return [Pair(f"{label} vs {opp}", decks[f"known:{label}"], f"starter:{opp}", seeds)]
+        return [Pair(f"{label} vs {opp}", decks[f"known:{label}"], opponent(opp), seeds)]
     if kind == "knownmod":  # a named find edited (orden_harness.known_edited), against a starter
         label, edits, opp = args
         try:
             deck = H.known_edited(label, edits)
         except (ValueError, StopIteration, KeyError, D.DeckError) as e:
             raise SystemExit(f"{label} {edits}: {e!r}")
-        return [Pair(f"{label} {edits} vs {opp}", deck, f"starter:{opp}", seeds)]
+        return [Pair(f"{label} {edits} vs {opp}", deck, opponent(opp), seeds)]
     if kind == "find":
         rank_v, opp = args
-        return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), f"starter:{opp}", seeds)]
+        return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), opponent(opp), seeds)]
     raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
                      " | mod:PATH:EDITS:OPP | known:LABEL:OPP | knownmod:LABEL:EDITS:OPP | table:N[:PATH:EDITS]")
 

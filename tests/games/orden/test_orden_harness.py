@@ -105,6 +105,9 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     assert H.known_edited("thin-grace", "Lehrer=Geselle") == dict(H.known())["known:thin-grace-geselle"]
     with pytest.raises(SystemExit):
         Q.jobs_for("knownmod:thin-grace:Gnade:hammer", [1])  # an edit without its sign
+    (label, thin, lean, _), = Q.jobs_for("known:thin-hammer:hammer/-Demut,-Intrige", [1])  # an edited opponent
+    assert len(lean["cards"]) == len(base) - 2 and D.current_no("Intrige") not in lean["cards"]
+    assert len(thin["cards"]) == 35
 
 
 def test_the_table_takes_the_counts_it_is_given(tmp_path):
