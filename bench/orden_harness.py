@@ -242,22 +242,26 @@ def thinned(deck, rng, size):
     return D.validate({"pfad": list(deck["pfad"]), "cards": cards})
 
 
-def edited(path, edits):
-    """A starter with comma-separated edits: ``-IX+`` / ``-VI+`` drop an optional rank, ``-NAME`` takes one
-    card of that name out, ``+NAME`` puts one (current version) in."""
-    deck = D.starter(path)
-    cards, ranks = list(deck["cards"]), []
+def edited(path, edits, deck=None):
+    """A starter (or ``deck``) with comma-separated edits: ``-IX+`` / ``-VI+`` drop an optional rank, ``-NAME``
+    takes one card of that name out, ``+NAME`` puts one (current version) in, ``OLD=NEW`` puts the rank card
+    NEW in OLD's place."""
+    deck = deck or D.starter(path)
+    pfad, cards, ranks = list(deck["pfad"]), list(deck["cards"]), []
     for e in filter(None, (x.strip() for x in edits.split(","))):
         sign, name = e[0], e[1:]
-        if sign == "-" and name in ("VI+", "IX+"):
+        if "=" in e:
+            old, new = e.split("=", 1)
+            pfad[pfad.index(D.current_no(old))] = D.current_no(new)
+        elif sign == "-" and name in ("VI+", "IX+"):
             ranks.append(name)
         elif sign == "-":
             cards.remove(D.current_no(name))
         elif sign == "+":
             cards.append(D.current_no(name))
         else:
-            raise ValueError(f"an edit starts with + or -: {e!r}")
-    return drop({**deck, "cards": cards}, tuple(ranks))
+            raise ValueError(f"an edit starts with + or - or holds =: {e!r}")
+    return drop({"pfad": pfad, "cards": cards}, tuple(ranks))
 
 
 # Decks earlier searches found (docs/games/orden.md): players share deck lists, so the search starts
@@ -297,23 +301,9 @@ def known_deck(pfad, counts):
 
 
 def known_edited(label, edits):
-    """A named find (KNOWN_DECKS) with comma-separated edits: ``-NAME`` / ``+NAME`` take a card out or put one
-    in, ``-VI+`` / ``-IX+`` drop an optional rank, ``OLD=NEW`` puts the rank card NEW in OLD's place."""
-    pfad, counts = next((list(p), dict(c)) for lab, p, c in KNOWN_DECKS if lab == label)
-    ranks = []
-    for e in filter(None, (x.strip() for x in edits.split(","))):
-        if "=" in e:
-            old, new = e.split("=", 1)
-            pfad[pfad.index(old)] = new
-        elif e in ("-VI+", "-IX+"):
-            ranks.append(e[1:])
-        elif e[0] == "-":
-            counts[e[1:]] -= 1
-        elif e[0] == "+":
-            counts[e[1:]] = counts.get(e[1:], 0) + 1
-        else:
-            raise ValueError(f"an edit starts with + or - or holds =: {e!r}")
-    return drop(known_deck(pfad, counts), tuple(ranks))
+    """A named find (KNOWN_DECKS) with ``edited``'s edits."""
+    pfad, counts = next((p, c) for lab, p, c in KNOWN_DECKS if lab == label)
+    return edited(None, edits, known_deck(pfad, counts))
 
 
 def known():
