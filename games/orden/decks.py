@@ -158,8 +158,8 @@ def validate(deck: dict, v=CURRENT) -> dict:
     for no in set(cards):
         if cards.count(no) > cs[no].count:
             c = cs[no]
-            raise DeckError(f"“{c.name.en}” may be in a deck at most {'once' if c.count == 1 else f'{c.count} times'}.",
-                            f"„{c.name.de}“ darf höchstens {'einmal' if c.count == 1 else f'{c.count}-mal'} im Deck sein.")
+            en, de = ("once", "einmal") if c.count == 1 else (f"{c.count} times", f"{c.count}-mal")
+            raise DeckError(f"“{c.name.en}” may be in a deck at most {en}.", f"„{c.name.de}“ darf höchstens {de} im Deck sein.")
     for t in one_per_deck(v):
         held = of_type(cards, t)
         if len(held) > 1:

@@ -28,6 +28,11 @@ def no_of(name: str, v=None) -> int:
     return decks.current_no(name, V if v is None else v)
 
 
+def starter_names(path: str, v: int) -> list:
+    """A starter's Nachziehstapel by card name: a data version that renumbers a card keeps the starters."""
+    return sorted(CS.cards[no].name.en for no in decks.starter(path, v)["cards"])
+
+
 def pfad_for(path: str, plus6=False, plus9=False, v=None) -> list:
     return decks.path_pfad(path, plus6, plus9, V if v is None else v)
 

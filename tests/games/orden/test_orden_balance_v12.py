@@ -11,7 +11,7 @@ every turn of the game, so copies add up to what no other card of the set gives.
 the one BURG: the Hammer starter holds one, so the starters do not change. A match or deck of version 11
 keeps its cards."""
 import pytest
-from orden_scenario import CS, no_of
+from orden_scenario import CS, no_of, starter_names
 
 from games.orden import decks as D
 from games.orden.plugin import PLUGIN
@@ -42,8 +42,7 @@ def test_version_11_allowed_two():
 
 def test_the_starters_keep_their_cards_by_name():
     for path in ("schwert", "hammer", "buch"):
-        names = lambda v: sorted(CS.cards[no].name.en for no in D.starter(path, v)["cards"])  # noqa: E731
-        assert names(12) == names(11), path
+        assert starter_names(path, 12) == starter_names(path, 11), path
 
 
 def test_version_11_matches_keep_their_cards():

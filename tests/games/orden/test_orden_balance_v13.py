@@ -11,9 +11,8 @@ doch geschenkt“); Erlösung and Rückbesinnung, which take a card back from th
 second one. Screened (bench/orden_quick.py --seed 1000001 --seeds 100, 200 games against Schwert): thin-grace
 77.0 → 37.5 %, its Geselle variant 84.5 → 58.0 %; the starters moved 1-3 points on the same seeds. A match or
 deck of version 12 keeps its cards."""
-from orden_scenario import CS, Scenario, no_of
+from orden_scenario import CS, Scenario, no_of, starter_names
 
-from games.orden import decks as D
 from games.orden.plugin import PLUGIN
 from games.orden.text import card_text
 
@@ -63,8 +62,7 @@ def test_a_removed_gnade_comes_back_only_from_the_aussenwelt():
 
 def test_the_starters_keep_their_cards_by_name():
     for path in ("schwert", "hammer", "buch"):
-        names = lambda v: sorted(CS.cards[no].name.en for no in D.starter(path, v)["cards"])  # noqa: E731
-        assert names(13) == names(12), path
+        assert starter_names(path, 13) == starter_names(path, 12), path
 
 
 def test_version_12_matches_keep_their_cards():
