@@ -184,8 +184,8 @@ def bots(games, seed0=1, look_games=None):
 
 def limits(games, seed0=1):
     """The audit's exploit: a starter swapped toward the limit raisers (both Fleiß, the path's
-    AUSSPIELEN card, a second Eifer for Demut ×2, Gebet, Gehorsam) against the unchanged starter."""
-    cs = cardset()
+    AUSSPIELEN card, a second Eifer for Gehorsam ×2, Gebet, Treueschwur; the lean starters of version
+    14 hold no Demut) against the unchanged starter."""
     no = D.current_no
     extra = {"schwert": [], "hammer": [], "buch": ["Hörsaal"]}  # (Das Fundament: one per deck since v12)
     out = {}
@@ -193,7 +193,7 @@ def limits(games, seed0=1):
         base = D.starter(path)
         cards = list(base["cards"])
         adds = ["Fleiß", "Fleiß", "Eifer"] + extra[path]
-        for n in ["Demut", "Demut", "Gebet", "Gehorsam"][:len(adds)]:
+        for n in ["Gehorsam", "Gehorsam", "Gebet", "Treueschwur"][:len(adds)]:
             cards.remove(no(n))
         for n in adds:
             cards.append(no(n))

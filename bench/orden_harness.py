@@ -264,8 +264,14 @@ def edited(path, edits, deck=None):
     return drop({"pfad": pfad, "cards": cards}, tuple(ranks))
 
 
+def starter_48(path):
+    """The 48-card starter of data versions 3-13 (decks.STARTER_CARDS) in current card numbers: what
+    KNOWN's edits were written against (version 14's starters are lean, 38 cards)."""
+    return {"pfad": D.starter(path)["pfad"], "cards": sorted(D._cards(D.STARTER_CARDS[path]))}
+
+
 # Decks earlier searches found (docs/games/orden.md): players share deck lists, so the search starts
-# from them as well; (path, edits of its starter). One that the current card data no longer allows
+# from them as well; (path, edits of its 48-card starter). One that the current card data no longer allows
 # (a count, a card gone) is left out.
 KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
          ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36; two BURGs: none since v9
@@ -308,7 +314,7 @@ def known_edited(label, edits):
 
 def known():
     """The known finds the current card data allows (one it no longer allows is left out)."""
-    builders = [(f"known:{path}:{edits}", lambda p=path, e=edits: edited(p, e)) for path, edits in KNOWN]
+    builders = [(f"known:{path}:{edits}", lambda p=path, e=edits: edited(p, e, starter_48(p))) for path, edits in KNOWN]
     builders += [(f"known:{label}", lambda p=pfad, c=counts: known_deck(p, c)) for label, pfad, counts in KNOWN_DECKS]
     out = []
     for label, build in builders:

@@ -21,8 +21,8 @@ from games.orden import decks as D  # noqa: E402
 
 def hammer_with(rank_v):
     """Stop 32's search finds: the Hammer starter with another path's rank V in the Pfad instead of
-    Geselle, Der Zehnt out, a third Treueschwur and Triumvirat in (49 cards)."""
-    base = D.starter("hammer")
+    Geselle, Der Zehnt out, a third Treueschwur and Triumvirat in (49 cards; of the 48-card starter)."""
+    base = H.starter_48("hammer")
     pfad = [D.current_no(rank_v) if n == D.current_no("Geselle") else n for n in base["pfad"]]
     cards = list(base["cards"])
     cards.remove(D.current_no("Der Zehnt"))

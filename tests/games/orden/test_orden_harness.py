@@ -105,8 +105,8 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     assert H.known_edited("thin-grace", "Lehrer=Geselle") == dict(H.known())["known:thin-grace-geselle"]
     with pytest.raises(SystemExit):
         Q.jobs_for("knownmod:thin-grace:Gnade:hammer", [1])  # an edit without its sign
-    (label, thin, lean, _), = Q.jobs_for("known:thin-hammer:hammer/-Demut,-Intrige", [1])  # an edited opponent
-    assert len(lean["cards"]) == len(base) - 2 and D.current_no("Intrige") not in lean["cards"]
+    (label, thin, lean, _), = Q.jobs_for("known:thin-hammer:hammer/-Gehorsam,-Bestechung", [1])  # an edited opponent
+    assert len(lean["cards"]) == len(base) - 2 and D.current_no("Bestechung") not in lean["cards"]
     assert len(thin["cards"]) == 35
 
 
@@ -121,12 +121,12 @@ def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
     import orden_quick as Q
     from games.orden import decks as D
 
-    (label, n, decks, games), = Q.jobs_for("table:4:hammer:-Der Zehnt,+Demut", list(range(5)))
-    assert (n, games, set(decks)) == (4, 5, {"hammer"}) and "Der Zehnt" in label
+    (label, n, decks, games), = Q.jobs_for("table:4:hammer:-Das Fundament,+Demut", list(range(5)))
+    assert (n, games, set(decks)) == (4, 5, {"hammer"}) and "Das Fundament" in label
     task = H.table_task(4, 1, 0, "heuristic", decks)  # game 1: hammer, buch, schwert, hammer
     assert task["paths"] == ["hammer", "buch", "schwert", "hammer"]
     assert task["decks"][0] is task["decks"][3] is decks["hammer"] and task["decks"][1] == "starter:buch"
-    assert D.current_no("Der Zehnt") not in decks["hammer"]["cards"]
+    assert D.current_no("Das Fundament") not in decks["hammer"]["cards"]
     (job,) = Q.jobs_for("table:3", [1])
     assert isinstance(job, Q.Table) and (job.players, job.decks) == (3, {})
     assert all(isinstance(j, Q.Pair) for j in Q.jobs_for("starters", [1]))  # main() tells them apart by type
