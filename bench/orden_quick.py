@@ -10,9 +10,9 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py known:thin-grace:schwert                # a named find (orden_harness.KNOWN_DECKS)
     python bench/orden_quick.py "knownmod:thin-grace:Lehrer=Geselle,-Gnade:schwert"  # a named find edited
     python bench/orden_quick.py "mod:hammer:-IX+,-Meisterin Hedwig,+Werkzeug:buch"  # a starter edited, against a starter
-    python bench/orden_quick.py "known:thin-hammer:hammer/-Demut,-Demut"  # an opponent PATH/EDITS: its starter edited
+    python bench/orden_quick.py "known:thin-hammer:hammer/-Gehorsam,-Gebet"  # an opponent PATH/EDITS: its starter edited
     python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
-    python bench/orden_quick.py --seeds 300 "table:4:hammer:-Der Zehnt,+Demut"  # the same with one starter edited
+    python bench/orden_quick.py --seeds 300 "table:4:hammer:-Das Fundament,+Demut"  # the same with one starter edited
 
 Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
 To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
