@@ -29,8 +29,9 @@ def no_of(name: str, v=None) -> int:
 
 
 def starter_names(path: str, v: int) -> list:
-    """A starter's Nachziehstapel by card name: a data version that renumbers a card keeps the starters."""
-    return sorted(CS.cards[no].name.en for no in decks.starter(path, v)["cards"])
+    """A starter's Nachziehstapel by (German) card name, as decks.STARTER_CARDS lists it: a data version
+    that renumbers a card keeps the starters."""
+    return sorted(CS.cards[no].name.de for no in decks.starter(path, v)["cards"])
 
 
 def pfad_for(path: str, plus6=False, plus9=False, v=None) -> list:

@@ -10,14 +10,13 @@ of 300 four-player games). The cards and rules are those of version 13; a match 
 keeps its 48-card starters."""
 from collections import Counter
 
-from orden_scenario import CS
+from orden_scenario import starter_names
 
 from games.orden import decks as D
 from games.orden.plugin import PLUGIN
 
 def names(path, v):
-    """A starter's Nachziehstapel by German card name, as decks.STARTER_CARDS lists it."""
-    return Counter(CS.cards[no].name.de for no in D.starter(path, v)["cards"])
+    return Counter(starter_names(path, v))
 
 
 COMMON_DROPS = Counter({"Demut": 3, "Intrige": 1, "Einspruch": 1, "Gebet": 1})
