@@ -298,6 +298,10 @@ KNOWN_DECKS = (
                      "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
      {**_THIN_GRACE, "Erlösung": 1, "Morgenandacht": 1, "Mysterium der Flamme": 2}),  # stop 41, v13: 71.0 / 73.8
     # / 67.0 % against Schwert / Hammer / Buch (400 fresh games each); the search's thin-grace-geselle+m00
+    ("lean-hammer-t", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
+                       "Meister", "Hochmeister", "Erzmeister", "Seliger"],
+     {**D.STARTER_CARDS_V14["hammer"], "Treueschwur": 3, "Triumvirat": 1, "Zoll": 1, "Vision": 1}),  # stop 42, v14:
+    # 70.5 / 75.8 / 70.0 % (400 fresh games each); the lean Hammer starter without IX+, with T back
 )
 
 

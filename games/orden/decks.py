@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 14
+CURRENT = 15
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -133,6 +133,21 @@ STARTER_CARDS_V14 = {
     "buch": _without(STARTER_CARDS["buch"], {**_LEAN_COMMON, "Schriftrolle": 2, "Foliant": 1, "Disputation": 1}),
 }
 
+
+def _with(counts: dict, adds: dict) -> dict:
+    return {**counts, **{name: counts.get(name, 0) + n for name, n in adds.items()}}
+
+
+# Data version 15: the lean starters with T back. Every Pfad asks T up to RANG III and 2x T at VI / VI+;
+# the lean cut took Demut x3, so each starter held 8 cards that deliver T (the 48-card ones: 11), and the
+# search's best find on version 14 was the lean Hammer starter with a third Treueschwur and Triumvirat
+# (2x ? with VI+ in the Pfad): 70.5 % against Schwert. Each starter gains both; Buch, the weakest with
+# them (46.5 % against Schwert in 200 paired games), a Demut besides (52.0).
+_T_BACK = {"Treueschwur": 1, "Triumvirat": 1}
+STARTER_CARDS_V15 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK),
+                     "hammer": _with(STARTER_CARDS_V14["hammer"], _T_BACK),
+                     "buch": _with(STARTER_CARDS_V14["buch"], {**_T_BACK, "Demut": 1})}
+
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
@@ -140,7 +155,8 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
+    counts = (STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
+              else STARTER_CARDS_V2)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 
