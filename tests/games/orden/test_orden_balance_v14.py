@@ -39,6 +39,7 @@ def test_the_lean_starters_keep_the_opening_and_the_graces():
         assert lean["Einladung"] == lean["Das Versprechen"] == 1 and lean["Gnade"] == 2, path
         assert lean["Demut"] == 0
     assert names("schwert", 14)["Kraft"] == 4  # K on display: Schwert's contests
+    assert all(D.validate(D.starter(p, 14), 14) for p in PATH_DROPS)  # legal decks of their version
     assert all(len(D.starter(p, 14)["cards"]) == 38 for p in PATH_DROPS)
 
 

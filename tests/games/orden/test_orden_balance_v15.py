@@ -12,6 +12,7 @@ from collections import Counter
 from orden_scenario import starter_names
 
 from games.orden import decks as D
+from games.orden.catalog import cardset
 from games.orden.plugin import PLUGIN
 
 PATHS = ("schwert", "hammer", "buch")
@@ -38,11 +39,11 @@ def test_the_new_starters_are_legal_current_decks_with_the_same_pfad():
 
 
 def test_t_delivering_cards_are_back_above_the_lean_cut():
-    from games.orden.catalog import cardset
     cs = cardset().cards
 
     def t_cards(path, v):
-        return sum(1 for no in D.starter(path, v)["cards"] if any(prop == "T" for d in cs[no].liefert for prop, _ in d.props))
+        return sum(1 for no in D.starter(path, v)["cards"]
+                   if any(prop == "T" for d in cs[no].liefert for prop, _ in d.props))
     for path in PATHS:
         assert t_cards(path, 15) - t_cards(path, 14) == (2 if path == "buch" else 1), path
 
