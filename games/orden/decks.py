@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 15
+CURRENT = 16
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -148,6 +148,14 @@ STARTER_CARDS_V15 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK),
                      "hammer": _with(STARTER_CARDS_V14["hammer"], _T_BACK),
                      "buch": _with(STARTER_CARDS_V14["buch"], {**_T_BACK, "Demut": 1})}
 
+# Data version 16: the T back without Triumvirat. Triumvirat delivers its 2x ? only with VI+ in the
+# Pfad, so with one in every starter dropping VI+ also killed that card: the VI+ rows fell to 33-39.5 %
+# (version 3 had taken it out of the starters for this reason). A fourth Gehorsam (2x T or ?) instead.
+_T_BACK_V16 = {"Treueschwur": 1, "Gehorsam": 1}
+STARTER_CARDS_V16 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK_V16),
+                     "hammer": _with(STARTER_CARDS_V14["hammer"], _T_BACK_V16),
+                     "buch": _with(STARTER_CARDS_V14["buch"], {**_T_BACK_V16, "Demut": 1})}
+
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
@@ -155,7 +163,7 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
+    counts = (STARTER_CARDS_V16 if v >= 16 else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
               else STARTER_CARDS_V2)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 

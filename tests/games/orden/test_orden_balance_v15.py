@@ -31,11 +31,11 @@ def test_each_lean_starter_gains_its_t_back_and_nothing_else():
         assert new["Treueschwur"] == 3 and new["Triumvirat"] == 1, path
 
 
-def test_the_new_starters_are_legal_current_decks_with_the_same_pfad():
-    sizes = {p: len(D.playable(f"starter:{p}")["cards"]) for p in PATHS}
+def test_the_new_starters_are_legal_decks_with_the_same_pfad():
+    sizes = {p: len(D.starter(p, 15)["cards"]) for p in PATHS}
     assert sizes == {"schwert": 40, "hammer": 40, "buch": 41}
     for path in PATHS:
-        assert D.validate(D.starter(path)) and D.starter(path, 15)["pfad"] == D.starter(path, 14)["pfad"]
+        assert D.validate(D.starter(path, 15), 15) and D.starter(path, 15)["pfad"] == D.starter(path, 14)["pfad"]
 
 
 def test_t_delivering_cards_are_back_above_the_lean_cut():
