@@ -163,8 +163,8 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V16 if v >= 16 else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
-              else STARTER_CARDS_V2)[path]
+    counts = (STARTER_CARDS_V16 if v >= 16 else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14
+              else STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 
