@@ -304,7 +304,7 @@ KNOWN_DECKS = (
     # 70.5 / 75.8 / 70.0 % (400 fresh games each); the lean Hammer starter without IX+, with T back
     ("lean-schwert-m", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Knappe", "Ritter", "Freiherr", "Herzog",
                         "Meister", "Hochmeister", "Erzmeister", "Seliger"],
-     D._with(D.STARTER_CARDS_V15["schwert"], {"Eifer": -1, "Morgenandacht": 1})),  # stop 43, v15: 54.0 /
+     D._with(D._without(D.STARTER_CARDS_V15["schwert"], {"Eifer": 1}), {"Morgenandacht": 1})),  # stop 43, v15: 54.0 /
     # 57.8 / 45.8 % against Schwert / Hammer / Buch (400 fresh games each); the v15 Schwert starter without IX+
 )
 
