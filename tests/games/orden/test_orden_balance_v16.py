@@ -39,7 +39,7 @@ def test_no_current_starter_holds_a_card_whose_delivery_wants_an_optional_rank()
 
 
 def test_the_new_starters_are_legal_with_the_same_pfad_and_sizes():
-    sizes = {p: len(D.playable(f"starter:{p}")["cards"]) for p in PATHS}  # what a new match deals
+    sizes = {p: len(D.resolve(f"starter:{p}", 16)["cards"]) for p in PATHS}  # what a version-16 match deals
     assert sizes == {"schwert": 40, "hammer": 40, "buch": 41}
     for path in PATHS:
         deck = D.starter(path, 16)
