@@ -29,15 +29,20 @@ def _start(users, version=None):
     plugin = registry.get("orden")
     entrants = [{"user": u, "bot": "", "choices": plugin.clean_choices({}, u.id)} for u in users]
     opts = plugin.meta.clean_options({})
-    choices = [e["choices"] for e in entrants]
-    # a seed whose start player is the same under both set-ups, so the seats to move agree
-    seed = next(k for k in range(100) if plugin.setup_recorded("1", 2, opts, k, choices)["start"]
-                == plugin.engine.setup(2, opts, k, choices)["start"])
-    m = match_services.start_match(game="orden", entrants=entrants, options=opts, seed=seed)
-    if version is not None:  # as a match started before the engine's version 2
-        m.engine_version = version
-        m.state = plugin.setup_recorded(version, m.players, m.options, m.seed, m.choices)
-        m.save()
+    # a seed whose start player is the same under both set-ups, so the seats to move agree; compared
+    # on the match's own choices: the match records each deck as its current card list, which the old
+    # set-up shuffles as recorded (the start player is drawn after the shuffles)
+    for seed in range(100):
+        m = match_services.start_match(game="orden", entrants=entrants, options=opts, seed=seed)
+        if version is None:
+            return m
+        old = plugin.setup_recorded(version, m.players, m.options, m.seed, m.choices)
+        if old["start"] == m.state["start"]:
+            break
+        m.delete()
+    m.engine_version = version  # as a match started before the engine's version 2
+    m.state = old
+    m.save()
     return m
 
 
