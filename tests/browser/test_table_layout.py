@@ -255,6 +255,24 @@ def test_a_new_log_line_does_not_push_the_chat_down(live_site, browser):
         page.context.close()
 
 
+@VIEWPORTS
+def test_the_page_keeps_its_length_when_the_chat_button_hides(live_site, browser, size):
+    """Scrolled to the end of the table, the chat comes into sight and its corner button hides;
+    the page must not grow shorter then. (It did, by the button's 67 px of room: the page jumped
+    up under the player, and a click on "Queue a move" at the end of the table missed.)"""
+    match_id, sessions, mover = _match("alchemist", 2, 0, "chatjump")
+    page = _open(browser, live_site, match_id, sessions[1 - mover], size)
+    page.locator("#chat-jump").wait_for(state="visible")  # the chat is out of sight at the top
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    scrolled = page.evaluate("scrollY")
+    page.locator("#chat-jump").wait_for(state="hidden")
+    page.wait_for_timeout(200)  # a layout after the hiding has settled
+    after = page.evaluate("({height: document.scrollingElement.scrollHeight, y: scrollY})")
+    assert after == {"height": height, "y": scrolled}, f"the page grew shorter under the player: {height}, {scrolled} -> {after}"
+    page.context.close()
+
+
 # -- 5. replay: in place, arrow keys, the step's move named, the board at full width -------------
 @VIEWPORTS
 def test_replay_steps_in_place_with_arrow_keys(live_site, browser, size):

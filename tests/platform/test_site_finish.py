@@ -127,6 +127,26 @@ def test_no_template_shows_emoji_but_svg_icons():
     assert used and used <= symbols, used - symbols
 
 
+def test_no_template_comment_spans_lines():
+    """Django's {# #} ends at the line's end: one that goes on to the next line is printed as
+    text (base.html's showed above the header of every page); longer ones are {% comment %}."""
+    found = []
+    for path in ROOT.glob("**/templates/**/*.html"):
+        rel = path.relative_to(ROOT).as_posix()
+        if ".venv" in rel:
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            found += [f"{rel}:{n}" for m in re.finditer(r"{#", line) if "#}" not in line[m.end():]]
+    assert not found, found
+
+
+def test_pages_show_no_template_syntax(client):
+    """What reaches the player holds no template comment or tag (the lint above, on a page)."""
+    for url in ("/", "/lobby/", "/help/"):
+        page = client.get(url).content.decode()
+        assert "{#" not in page and "#}" not in page and "{%" not in page, url
+
+
 def test_the_icon_tag_is_decorative_or_named():
     out = Template('{% load icons %}{% icon "bell" %}|{% icon "lock" "private" %}').render(Context())
     plain, named = out.split("|")
