@@ -13,6 +13,7 @@ version 4, second round)" that is not from the harness came from this script.
     python bench/orden_quick.py "known:thin-hammer:hammer/-Gehorsam,-Gebet"  # an opponent PATH/EDITS: its starter edited
     python bench/orden_quick.py --seeds 300 "table:4"                   # a 4-player table (the harness's), 300 games
     python bench/orden_quick.py --seeds 300 "table:4:hammer:-Das Fundament,+Demut"  # the same with one starter edited
+    python bench/orden_quick.py --seeds 300 "table:3:all:+Einspruch:hammer:-Gehorsam"  # several (all: every starter)
 
 Each seed is played twice (seats swapped); ± is a 95 % interval over seeds (orden_harness.seed_ci95).
 To try a card change, edit games/orden/cards/*.json and run again on the same seeds: the deal is the
@@ -89,10 +90,17 @@ def jobs_for(spec, seeds):
     if kind == "mod":
         path, edits, opp = args
         return [Pair(f"{path} {edits} vs {opp}", edited(path, edits), opponent(opp), seeds)]
-    if kind == "table":
+    if kind == "table":  # table:N[:PATH:EDITS[:PATH:EDITS...]], PATH "all": each starter
         n, *edit = args
-        decks = {edit[0]: edited(edit[0], edit[1])} if edit else {}
-        return [Table(f"{n} players" + (f", {edit[0]} {edit[1]}" if edit else ""), int(n), decks, len(seeds))]
+        if len(edit) % 2:
+            raise SystemExit(f"{spec}: a table's edits come as PATH:EDITS pairs")
+        per_path = {}  # the edits of each path, in the order given ("all" and a path's own add up)
+        for path, edits in zip(edit[::2], edit[1::2]):
+            for p in H.PATHS if path == "all" else (path,):
+                per_path[p] = f"{per_path[p]},{edits}" if p in per_path else edits
+        decks = {p: edited(p, edits) for p, edits in per_path.items()}
+        label = "".join(f", {path} {edits}" for path, edits in zip(edit[::2], edit[1::2]))
+        return [Table(f"{n} players{label}", int(n), decks, len(seeds))]
     if kind == "known":  # a named find (orden_harness.KNOWN_DECKS), against a starter
         label, opp = args
         decks = dict(H.known())
@@ -110,7 +118,7 @@ def jobs_for(spec, seeds):
         rank_v, opp = args
         return [Pair(f"the {rank_v} find vs {opp}", R.hammer_with(rank_v), opponent(opp), seeds)]
     raise SystemExit(f"unknown spec {spec!r}: starters | vs:A:B | drop:PATH:RANK | swap:PATH:OUT:IN:OPP | find:RANKV:OPP"
-                     " | mod:PATH:EDITS:OPP | known:LABEL:OPP | knownmod:LABEL:EDITS:OPP | table:N[:PATH:EDITS]")
+                     " | mod:PATH:EDITS:OPP | known:LABEL:OPP | knownmod:LABEL:EDITS:OPP | table:N[:PATH:EDITS...]")
 
 
 def main(argv=None):

@@ -132,6 +132,21 @@ def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
     assert all(isinstance(j, Q.Pair) for j in Q.jobs_for("starters", [1]))  # main() tells them apart by type
 
 
+def test_the_quick_table_edits_several_paths_and_all():
+    import orden_quick as Q
+    from games.orden import decks as D
+
+    (job,) = Q.jobs_for("table:3:all:+Einspruch:hammer:-Gehorsam", [1])
+    assert set(job.decks) == set(H.PATHS)
+    einspruch, gehorsam = D.current_no("Einspruch"), D.current_no("Gehorsam")
+    for path, deck in job.decks.items():
+        starter = D.starter(path)["cards"]
+        assert deck["cards"].count(einspruch) == starter.count(einspruch) + 1
+        assert deck["cards"].count(gehorsam) == starter.count(gehorsam) - (path == "hammer")
+    with pytest.raises(SystemExit, match="pairs"):
+        Q.jobs_for("table:3:hammer", [1])
+
+
 def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
     import orden_stalls as S
 
