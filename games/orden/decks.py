@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 18
+CURRENT = 17
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -161,15 +161,6 @@ STARTER_CARDS_V16 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK_V16)
 # the other paths within 2.5 of fair. A Demut for Buch's Gehorsam instead made Buch weaker (27.3 / 27.0).
 STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16["schwert"], {"Gehorsam": 1})}
 
-# Data version 18: every starter an Einspruch for a Gehorsam (Schwert 39, Hammer 40, Buch 41 cards). On
-# version 17 the start player won 38.5 % of 3-player tables (fair 33.3, the goal ±5): the game ends the
-# moment a rank X comes on top, and only each path's own reaction (Ruf zu den Waffen, Bestechung,
-# Disputation) could stop a leader's last ascent. With an Einspruch (from RANK IV: prevent an ascent for
-# 2x T), a reaction every path can pay, on the same 600 seeds 36.5 %; as an extra card (not for a
-# Gehorsam) Buch fell to 26.8 %; an Intrige instead left the start player at 40.3.
-STARTER_CARDS_V18 = {p: _with(_without(STARTER_CARDS_V17[p], {"Gehorsam": 1}), {"Einspruch": 1})
-                     for p in STARTER_CARDS_V17}
-
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
@@ -177,9 +168,8 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V18 if v >= 18 else STARTER_CARDS_V17 if v >= 17 else STARTER_CARDS_V16 if v >= 16
-              else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
-              else STARTER_CARDS_V2)[path]
+    counts = (STARTER_CARDS_V17 if v >= 17 else STARTER_CARDS_V16 if v >= 16 else STARTER_CARDS_V15 if v >= 15
+              else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 

@@ -51,9 +51,7 @@ from games.rng import Rng
 # 2x ? wants VI+ in the Pfad, so dropping VI+ lost 33-39.5 %; the cards and rules of "13".
 # "17": Schwert without its fourth Gehorsam (decks.STARTER_CARDS_V17, 39 cards): Schwert won 37.8 % of
 # 2-player and 39.5 % of 3-player tables on "16"; the cards and rules of "13".
-# "18": an Einspruch for a Gehorsam in every starter (decks.STARTER_CARDS_V18): the 3-player start player
-# won 38.5 % on "17" (fair 33.3); the cards and rules of "13".
-ENGINE_VERSION = "18"
+ENGINE_VERSION = "17"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
