@@ -112,13 +112,19 @@ EMOJI = re.compile("[\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faf
 NOT_YET: set[str] = set()  # templates allowed to keep an emoji for now: none
 
 
-def test_no_template_shows_emoji_but_svg_icons():
-    found = []
+def _templates():
+    """(path relative to the repository, text) of every template of the project's own."""
     for path in ROOT.glob("**/templates/**/*.html"):
         rel = path.relative_to(ROOT).as_posix()
-        if ".venv" in rel or rel in NOT_YET:
-            continue
-        found += [f"{rel}: {m.group()!r}" for m in EMOJI.finditer(path.read_text())]
+        if ".venv" not in rel:
+            yield rel, path.read_text()
+
+
+def test_no_template_shows_emoji_but_svg_icons():
+    found = []
+    for rel, text in _templates():
+        if rel not in NOT_YET:
+            found += [f"{rel}: {m.group()!r}" for m in EMOJI.finditer(text)]
     assert not found, found
     symbols = set(re.findall(r'<symbol id="([a-z-]+)"', (STATIC / "icons.svg").read_text()))
     used = set()
@@ -131,11 +137,8 @@ def test_no_template_comment_spans_lines():
     """Django's {# #} ends at the line's end: one that goes on to the next line is printed as
     text (base.html's showed above the header of every page); longer ones are {% comment %}."""
     found = []
-    for path in ROOT.glob("**/templates/**/*.html"):
-        rel = path.relative_to(ROOT).as_posix()
-        if ".venv" in rel:
-            continue
-        for n, line in enumerate(path.read_text().splitlines(), 1):
+    for rel, text in _templates():
+        for n, line in enumerate(text.splitlines(), 1):
             found += [f"{rel}:{n}" for m in re.finditer(r"{#", line) if "#}" not in line[m.end():]]
     assert not found, found
 
