@@ -306,6 +306,11 @@ KNOWN_DECKS = (
                         "Meister", "Hochmeister", "Erzmeister", "Seliger"],
      D._with(D._without(D.STARTER_CARDS_V15["schwert"], {"Eifer": 1}), {"Morgenandacht": 1})),  # stop 43, v15: 54.0 /
     # 57.8 / 45.8 % against Schwert / Hammer / Buch (400 fresh games each); the v15 Schwert starter without IX+
+    ("lean-hammer-gold", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
+                          "Meister", "Hochmeister", "Erzmeister", "Seliger"],
+     D._with(D._without(D.STARTER_CARDS_V17["hammer"], {"Das Versprechen": 1, "Vision": 1, "Gehorsam": 1, "Werkzeug": 2}),
+             {"Goldbarren": 1, "Triumvirat": 1, "Zoll": 1})),  # stop 46's lean-hammer-t+m03+m13 (v18's search): 64.5 %
+    # against version 17's Hammer starter (200 games); the v17 Hammer starter without IX+, a fourth Goldbarren, no Werkzeug
 )
 
 
