@@ -11,20 +11,21 @@ FILL = ["Demut"] * 10
 
 
 def test_triumvirat_delivers_two_wild_properties_with_vi_plus_in_the_pfad():
-    assert no_of("Triumvirat") == 308 and CS.cards[208].until == 4 and CS.cards[308].since == 5
-    sc = Scenario([{"rank": "VI", "plus6": True, "hand": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
+    assert no_of("Triumvirat", 17) == 308 and CS.cards[208].until == 4 and CS.cards[308].since == 5
+    sc = Scenario([{"rank": "VI", "plus6": True, "hand": ["Triumvirat"], "deck": FILL}, {"deck": FILL}], version=17)
     assert R.deliveries(sc.state, 0, CS.cards[308], "hand") == [{"?": 2}]
     assert R.deliveries(sc.state, 0, CS.cards[208], "hand") == [{"?": 3}]  # version 4's card
-    sc = Scenario([{"rank": "VI", "hand": ["Triumvirat"], "deck": FILL}, {"deck": FILL}])
+    sc = Scenario([{"rank": "VI", "hand": ["Triumvirat"], "deck": FILL}, {"deck": FILL}], version=17)
     assert R.deliveries(sc.state, 0, CS.cards[308], "hand") == []  # without VI+ in the Pfad: nothing
 
 
 def test_adept_cannot_be_left_with_triumvirat_and_one_treueschwur():
-    """Adept's open ascent takes 5x T: Triumvirat (2x ?) and Treueschwur (2x T) make 4 (version 4: 5)."""
+    """Adept's open ascent takes 5x T: Triumvirat (2x ?) and Treueschwur (2x T) make 4 (version 4: 5). Versions
+    5-17's Triumvirat (from version 18 on it delivers from RANG VI+ on only)."""
     hand = ["Triumvirat", "Treueschwur"]
-    sc = Scenario([{"rank": "I", "plus6": True, "hand": hand, "deck": FILL}, {"deck": FILL}])
+    sc = Scenario([{"rank": "I", "plus6": True, "hand": hand, "deck": FILL}, {"deck": FILL}], version=17)
     assert not sc.usable(0, "Adept", 1)
-    sc = Scenario([{"rank": "I", "plus6": True, "hand": hand + ["Gehorsam"], "deck": FILL}, {"deck": FILL}])
+    sc = Scenario([{"rank": "I", "plus6": True, "hand": hand + ["Gehorsam"], "deck": FILL}, {"deck": FILL}], version=17)
     assert sc.usable(0, "Adept", 1)
 
 
@@ -40,4 +41,4 @@ def test_version_4_matches_keep_triumvirat_208_and_new_decks_take_308():
     with pytest.raises(decks.DeckError, match="old version"):
         decks.validate(_deck_with(208))
     # on the version-14 starter: from version 15 on every starter holds Triumvirat (at most once)
-    assert decks.validate(_deck_with(308, 14))["cards"].count(308) == 1
+    assert decks.validate(_deck_with(308, 14), 17)["cards"].count(308) == 1

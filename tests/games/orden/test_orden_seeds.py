@@ -185,7 +185,7 @@ def test_mentor_michael_played_at_rank_v_leaves_at_once():
 def test_triumvirat_needs_vi_plus_in_the_pfad_not_on_top():
     card = R.C[no_of("Triumvirat")]
     sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"]}, OPP])
-    assert R.deliveries(sc.state, 0, card, "auslage") == [{"?": 2}]  # 3x ? until data version 4
+    assert R.deliveries(sc.state, 0, card, "auslage") == [{"?": 1, "T": 1}]  # 3x ? until data version 4, 2x ? until 17
     sc = Scenario([{"rank": "IV", "auslage": ["Triumvirat"]}, OPP])
     assert R.deliveries(sc.state, 0, card, "auslage") == []
     # Data version 4 took its AUSSPIELEN+1 (with it, one copy lifted a searched deck from 30 % to
