@@ -34,6 +34,12 @@ def starter_names(path: str, v: int) -> list:
     return sorted(CS.cards[no].name.de for no in decks.starter(path, v)["cards"])
 
 
+def hammer_deck_with(no: int, v=None) -> dict:
+    """The Hammer starter of data version ``v`` with card ``no`` added (any version's number)."""
+    deck = decks.starter("hammer", V if v is None else v)
+    return {**deck, "cards": sorted(deck["cards"] + [no])}
+
+
 def pfad_for(path: str, plus6=False, plus9=False, v=None) -> list:
     return decks.path_pfad(path, plus6, plus9, V if v is None else v)
 

@@ -11,7 +11,7 @@ Triumvirat (2x ? with VI+ in the Pfad) paid any two properties of any ascent; no
 56.5 % on the same seeds (Zoll alone 61.0). The starters hold neither card and keep version 17's lists; a match
 of version 17 keeps cards 136 and 308."""
 import pytest
-from orden_scenario import CS, Scenario, no_of, starter_names
+from orden_scenario import CS, Scenario, hammer_deck_with, no_of, starter_names
 
 from games.orden import decks as D
 from games.orden import rules as R
@@ -35,9 +35,9 @@ def test_new_numbers_and_the_old_ones_retired():
     assert card_text(CS.cards[408], "de") == ["Liefert 1x T und 1x ?, wenn Du den RANG VI+ in Deinem Pfad hast."]
 
 
-def toll(version=None, hand=("Zoll", "Silberling")):
+def toll(version=None):
     sc = Scenario([{"path": "schwert", "auslage": ["Meditation"], "hand": ["Gebet", "Demut"], "deck": FILL},
-                   {"path": "hammer", "hand": list(hand), "deck": FILL}], version=version)
+                   {"path": "hammer", "hand": ["Zoll", "Silberling"], "deck": FILL}], version=version)
     sc.activate(0, "Meditation", 0)
     return sc
 
@@ -87,15 +87,10 @@ def test_the_starters_keep_version_17s_lists():
     assert D.CURRENT == 18 and sizes == {"schwert": 39, "hammer": 40, "buch": 41}
 
 
-def _with(no, v=D.CURRENT):
-    deck = D.starter("hammer", v)
-    return {**deck, "cards": sorted(deck["cards"] + [no])}
-
-
 def test_version_17_matches_keep_their_cards_and_new_decks_take_the_new_ones():
-    old = PLUGIN.setup_recorded("17", 2, {}, 5, [{"deck": _with(136, 17)}, {"deck": "starter:buch"}])
+    old = PLUGIN.setup_recorded("17", 2, {}, 5, [{"deck": hammer_deck_with(136, 17)}, {"deck": "starter:buch"}])
     assert old["v"] == 17 and 136 in old["ci"] and 236 not in old["ci"]
-    assert D.validate(_with(236))["cards"].count(236) == 1
+    assert D.validate(hammer_deck_with(236))["cards"].count(236) == 1
     for no in (136, 308):
         with pytest.raises(D.DeckError, match="old version"):
-            D.playable(_with(no))
+            D.playable(hammer_deck_with(no))
