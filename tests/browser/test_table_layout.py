@@ -72,6 +72,20 @@ def _top(page, selector):
     return loc.first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
 
 
+def _settled_top(page, selector, tries=25):
+    """The element's top in the viewport (px) once two readings 200 ms apart agree: on a loaded
+    machine the page may still be laying out (styles, the socket's first update) when it is read."""
+    read = f"() => Math.round(document.querySelector({selector!r}).getBoundingClientRect().top)"
+    last = page.evaluate(read)
+    for _ in range(tries):
+        page.wait_for_timeout(200)
+        now = page.evaluate(read)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 # -- 1. the main moves first -------------------------------------------------------------------
 @VIEWPORTS
 def test_alchemist_main_moves_and_controls_within_the_first_screen(live_site, browser, size):
@@ -243,13 +257,12 @@ def test_a_new_log_line_does_not_push_the_chat_down(live_site, browser):
     reader = _open(browser, live_site, match_id, sessions[1 - mover], DESKTOP)
     actor = _open(browser, live_site, match_id, sessions[mover], DESKTOP)
     lines = reader.locator("#log li").count()
-    before = reader.locator("#chat-box").evaluate("e => Math.round(e.getBoundingClientRect().top)")
+    before = _settled_top(reader, "#chat-box")
     version = int(reader.locator("#live").get_attribute("data-version"))
     _move(actor, "alchemist")
     reader.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)
-    reader.wait_for_timeout(300)
     assert reader.locator("#log li").count() > lines, "the move wrote no log line"
-    after = reader.locator("#chat-box").evaluate("e => Math.round(e.getBoundingClientRect().top)")
+    after = _settled_top(reader, "#chat-box")
     assert abs(after - before) <= 2, f"the chat moved from {before} to {after} px"
     for page in (reader, actor):
         page.context.close()
