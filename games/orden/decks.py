@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 19
+CURRENT = 18
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -162,18 +162,6 @@ STARTER_CARDS_V16 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK_V16)
 STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16["schwert"], {"Gehorsam": 1})}
 # Data version 18 changes two cards no starter holds (Zoll, Triumvirat: engine.py's "18") and keeps these lists.
 
-# Data version 19: an Einspruch in every starter, for a card that does not deliver T (Schwert and Buch: their
-# Wachsamkeit; Hammer, with four Gehorsam: one of them), and Einspruch 275 -> 375 only for a player ranked below
-# someone. On version 18 the start player won 38.5 % of 3-player tables (fair 33.3); an Einspruch that any
-# player from RANG IV on could raise made games longer and brought that to 35.8 but the 2-player start player
-# to 55.2 (the leader kept the follower down); for the one behind only, 2 players 51.3 and 3 players 38.0 on the
-# same 600 seeds (docs/games/orden.md, "Balance (data version 19)").
-STARTER_CARDS_V19 = {
-    "schwert": _with(_without(STARTER_CARDS_V17["schwert"], {"Wachsamkeit": 1}), {"Einspruch": 1}),
-    "hammer": _with(_without(STARTER_CARDS_V17["hammer"], {"Gehorsam": 1}), {"Einspruch": 1}),
-    "buch": _with(_without(STARTER_CARDS_V17["buch"], {"Wachsamkeit": 1}), {"Einspruch": 1}),
-}
-
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
@@ -181,9 +169,8 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V19 if v >= 19 else STARTER_CARDS_V17 if v >= 17 else STARTER_CARDS_V16 if v >= 16
-              else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
-              else STARTER_CARDS_V2)[path]
+    counts = (STARTER_CARDS_V17 if v >= 17 else STARTER_CARDS_V16 if v >= 16 else STARTER_CARDS_V15 if v >= 15
+              else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3 else STARTER_CARDS_V2)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 

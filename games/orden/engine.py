@@ -55,10 +55,7 @@ from games.rng import Rng
 # every Aktion of a rival), Triumvirat 308→408 delivers 1x T and 1x ? (was 2x ?; still with VI+ in the Pfad, the
 # seed's example). No starter holds either; a 38-card Hammer list with one of each won 63.0 % of 200 games against
 # the Hammer starter on "17" (without its Triumvirat 49.5, without its Zoll 53.0), with both changed 56.5; rules of "13".
-# "19": an Einspruch in every starter (decks.STARTER_CARDS_V19), and Einspruch 275→375 only while its owner ranks
-# below someone: the 3-player start player won 38.5 % on "18"; an Einspruch for anyone from RANG IV on took that to
-# 35.8 but the 2-player start player to 55.2 (the leader held the follower back); rules of "13".
-ENGINE_VERSION = "19"
+ENGINE_VERSION = "18"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 

@@ -167,12 +167,11 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
     join_with_deck(pages[1], url, "starter:buch", starts=False)
     join_with_deck(pages[2], url, "starter:hammer", starts=True)
     match = Match.objects.get()
-    # The position: seat 0 can ascend with Knappe; seat 1 holds no reaction; seat 2 holds Einspruch and
-    # ranks below seat 1 (an Einspruch is raised from behind someone: data version 19).
+    # The position: seat 0 can ascend with Knappe; seat 1 holds no reaction; seat 2 holds Einspruch.
     sc = Scenario([
         {"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut"],
          "deck": ["Demut"] * 10},
-        {"path": "buch", "rank": "V", "hand": ["Schriftrolle"] * 3, "deck": ["Demut"] * 10},
+        {"path": "buch", "rank": "I", "hand": ["Schriftrolle"] * 3, "deck": ["Demut"] * 10},
         {"path": "hammer", "rank": "IV", "hand": ["Einspruch", "Treueschwur", "Treueschwur", "Silberling"],
          "deck": ["Demut"] * 10},
     ])

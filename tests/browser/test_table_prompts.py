@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "games" / "orden"))
 
 from orden_scenario import Scenario  # noqa: E402
-from test_orden_reactions import PEERS, actor, objector  # noqa: E402
+from test_orden_reactions import actor, objector  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE, DESKTOP = (390, 844), (1280, 800)
@@ -57,7 +57,7 @@ def _orden_before_an_aktion(make_user):
     match = two_player_match(users, "orden")
     sc = Scenario([actor(hand=["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut", "Demut", "Demut"]),
                    objector(hand=["Einspruch", "Treueschwur", "Treueschwur", "Silberling", "Demut", "Demut"])],
-                  cur=1, version=PEERS)
+                  cur=1)
     Match.objects.filter(pk=match.pk).update(state=sc.state, to_move=[1])
     Seat.objects.filter(match=match).update(to_move=False, to_move_since=None)
     Seat.objects.filter(match=match, seat=1).update(to_move=True)

@@ -121,11 +121,11 @@ def assert_same(a, b, what):
 def test_announcing_an_aktion_and_taking_it_back_probes_no_hand(django_user_model, position):
     match, viewers = start(django_user_model, 3)
     version = match.version
-    # seat 1 holds Einspruch (a legal reaction: it ranks below seat 2) or two plain cards: the same hand size
+    # seat 1 holds Einspruch (a legal reaction) or two plain cards: the same hand size
     holds = Scenario([actor(), {"rank": "IV", "hand": ["Einspruch", "Treueschwur"], "deck": ["Demut"] * 5},
-                      {"rank": "V", "hand": ["Demut"], "deck": ["Demut"] * 5}])
+                      {"hand": ["Demut"], "deck": ["Demut"] * 5}])
     plain = Scenario([actor(), {"rank": "IV", "hand": ["Demut", "Demut"], "deck": ["Demut"] * 5},
-                      {"rank": "V", "hand": ["Demut"], "deck": ["Demut"] * 5}])
+                      {"hand": ["Demut"], "deck": ["Demut"] * 5}])
     knappe = next(i for i in holds.state["p"][0]["pfad"] if holds.state["ci"][i] == no_of("Knappe"))
     moves = [(0, {"type": "activate", "card": knappe, "ability": 1}), (0, "undo"),
              (0, {"type": "activate", "card": knappe, "ability": 1})]

@@ -7,7 +7,7 @@ import re
 
 from orden_scenario import Scenario
 from test_orden_board import render
-from test_orden_reactions import PEERS, actor, objector
+from test_orden_reactions import actor, objector
 
 from games.orden.presentation import highlights
 
@@ -33,7 +33,7 @@ def test_use_buttons_name_the_card_and_the_rule():
 
 
 def test_the_reaction_prompt_holds_the_react_choices():
-    sc = Scenario([actor(), objector()], version=PEERS)
+    sc = Scenario([actor(), objector()])
     sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
     out, legal = render(sc.state, 1, "en")
     assert any(a["type"] == "react" for a in legal)

@@ -11,11 +11,6 @@ def actor(**kw):
             "deck": ["Demut"] * 10, **kw}
 
 
-# The objector ranks as the actor does: an Einspruch of data version 18 (any seat from RANG IV on) answers
-# that ascent, version 19's only from a seat ranked below someone (test_orden_balance_v19.py).
-PEERS = 18
-
-
 def objector(**kw):
     return {"path": "hammer", "rank": "IV", "hand": ["Einspruch"] + T_HAND, "deck": ["Demut"] * 10, **kw}
 
@@ -53,7 +48,7 @@ def test_costs_are_paid_only_after_the_window():
 
 
 def test_einspruch_is_played_from_hand_and_prevents():
-    sc = Scenario([actor(), objector()], version=PEERS)
+    sc = Scenario([actor(), objector()])
     sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
     sc.react(1, "Einspruch", 0, pay=["Treueschwur"])
     assert sc.rank(0) == "IV" and sc.zone(1, "aussen") == ["Einspruch"]  # removed: data version 6
@@ -73,7 +68,7 @@ def test_rank_gate_of_a_reaction_card():
 def test_the_retired_never_ask_me_is_not_offered_but_old_logs_replay():
     # folded into the reactions order (games/orden/orders.py); a match whose log holds it
     # must still replay: the engine accepts it where it was legal, without listing it
-    sc = Scenario([actor(auslage=["Eifer", "Waffenübung"]), objector(), objector()], version=PEERS)
+    sc = Scenario([actor(auslage=["Eifer", "Waffenübung"]), objector(), objector()])
     assert all(a["type"] != "never_ask" for a in sc.legal(0))
     sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
     assert sc.to_move() == [1] and sc.legal(1)[-1] == {"type": "decline"}

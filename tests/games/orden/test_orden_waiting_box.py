@@ -6,11 +6,11 @@ import re
 
 from orden_scenario import Scenario
 from test_orden_board import render
-from test_orden_reactions import PEERS, actor, objector
+from test_orden_reactions import actor, objector
 
 
 def _window():
-    sc = Scenario([actor(), objector()], version=PEERS)
+    sc = Scenario([actor(), objector()])
     sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
     return sc
 

@@ -22,7 +22,7 @@ def knappe_waits_for_a_reaction(users, reaction_hours=24):
         {"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut"],
          "deck": ["Demut"] * 10},
         {"path": "hammer", "rank": "IV", "hand": ["Einspruch", "Treueschwur", "Treueschwur"], "deck": ["Demut"] * 10},
-    ], options={"reaction_hours": reaction_hours}, version=18)  # version 18's Einspruch answers a peer's ascent
+    ], options={"reaction_hours": reaction_hours})
     sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
     assert sc.state["phase"] == "react" and sc.to_move() == [1]
     with transaction.atomic():
