@@ -170,3 +170,30 @@ def test_the_climb_trace_names_the_rule_behind_every_rank():
         assert 0 <= int(n) < len(cards[name].abilities), u
     lines = C.report([game])
     assert lines[0].startswith("wins ") and any(line.startswith("Vor den Mauern") for line in lines[1:])
+
+
+def _ascent_window(rank):
+    """Seat 0 announces an ascent from ``rank`` (Knappe IV for 5x K, Meister VII for 1x T and 2x E with VI+ in the
+    Pfad); seat 1 holds an Einspruch and the T to pay for it, and ranks as high."""
+    from orden_scenario import Scenario
+    from games.orden.engine import ENGINE
+    actor = ({"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft"]}
+             if rank == "IV" else {"path": "schwert", "rank": "VII", "plus6": True, "hand": ["Treueschwur", "Vision"]})
+    rule = ("Knappe", 1) if rank == "IV" else ("Meister", 2)
+    sc = Scenario([{**actor, "deck": ["Demut"] * 10},
+                   {"path": "hammer", "rank": rank, "plus6": rank == "VII", "hand": ["Einspruch", "Treueschwur"],
+                    "deck": ["Demut"] * 10}])
+    sc.state = ENGINE.apply(sc.state, 0, {"type": "activate", "card": sc._find(0, rule[0]), "ability": rule[1]}).state
+    return sc
+
+
+@pytest.mark.parametrize("rank, eager, late", [("IV", "react", "decline"), ("VII", "react", "react")])
+def test_the_late_pilot_keeps_its_preventer_for_the_ascents_from_vii_on(rank, eager, late):
+    import orden_pilot as P
+    from games.orden.bots import BOTS
+    from games.rng import Rng
+    sc = _ascent_window(rank)
+    assert sc.to_move() == [1]
+    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == eager  # today's pilot: at the first chance
+    assert P.late_bot(sc.state, 1, Rng(1))["type"] == late
+    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == eager  # the policy is the late pilot's alone

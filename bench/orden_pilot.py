@@ -1,0 +1,96 @@
+"""Der Orden: a pilot's reaction policy on trial (issue 24) — does the pilot spend its preventers well?
+
+The heuristic bot (and so the lookahead pilot, which leaves reactions to it) prevents a rival's ascent at the
+first chance: whenever the rival ranks at least as high or stands at RANG VI or above. A preventer is spent
+once (it removes itself) and costs its actor only an action, so spending it on an early ascent may waste it.
+Policy ``late`` prevents only ascents from RANG VII on (to VIII, IX, IX+, X). This script measures it, without
+changing the bots the site and the harness use:
+
+    python bench/orden_pilot.py --seeds 100 duel          # late vs today's pilot, each starter mirrored, paired
+    python bench/orden_pilot.py --seeds 600 table:3        # the harness's 3-player table, every seat late
+
+A duel plays every seed twice (the late pilot at seat 0, then at seat 1) with the same deck on both seats.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import orden_harness as H  # noqa: E402
+
+from games.orden import bots as B  # noqa: E402
+from games.orden import rules as R  # noqa: E402
+
+LATE_FROM = 7.0  # RANG VII: ascents to VIII, IX, IX+ and X
+_policy = {"late": False}
+_eager_react = B._react
+
+
+def _react(state, s, acts, ev):
+    if _policy["late"]:
+        pend = state["pend"]
+        pa = B._ability(state, {"card": pend["card"], "ability": pend["ability"]})
+        if pa.ascends and R.rank(state, pend["seat"]) < LATE_FROM:
+            acts = [a for a in acts if a["type"] != "react"
+                    or not any(v.kind == "prevent" for v in B._ability(state, a).verbs)]
+    return _eager_react(state, s, acts, ev)
+
+
+def late_bot(state, seat, rng):
+    _policy["late"] = True  # the lookahead's rollouts model every seat's reactions with it too
+    try:
+        return B.lookahead_bot(state, seat, rng)
+    finally:
+        _policy["late"] = False
+
+
+B._react = _react
+B.BOTS["lookahead-late"] = late_bot  # before the pool forks: the workers inherit both
+
+
+def duel(run, seeds):
+    for p in H.PATHS:
+        deck = f"starter:{p}"
+        tasks = []
+        for seed in seeds:
+            tasks.append({"decks": [deck, deck], "seed": seed, "pilots": ["lookahead-late", "lookahead"], "a": 0})
+            tasks.append({"decks": [deck, deck], "seed": seed, "pilots": ["lookahead", "lookahead-late"], "a": 1})
+        res = run.run(tasks)
+        per_seed = {}
+        for t, r in zip(tasks, res):
+            if r["winner"] is not None:
+                w = per_seed.setdefault(t["seed"], [0, 0])
+                w[0] += r["winner"] == t["a"]
+                w[1] += 1
+        won, ended = sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values())
+        print(f"{p} mirror: the late pilot wins {won / ended * 100:.1f} % ±"
+              f"{H.seed_ci95([w / e for w, e in per_seed.values()]):.1f} ({ended} games)", flush=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("spec", help="duel | table:N")
+    a = ap.parse_args(argv)
+    print(f"data {H.data_version()}, seeds {a.seed}..{a.seed + a.seeds - 1}", flush=True)
+    t0 = time.time()
+    if a.spec == "duel":
+        run = H.Runner(2, "lookahead")
+        duel(run, list(range(a.seed, a.seed + a.seeds)))
+    elif a.spec.startswith("table:"):
+        run = H.Runner(2, "lookahead-late")
+        H.part_table(run, a.seeds, H.TABLE_SEED0 + a.seed, counts=(int(a.spec[6:]),))  # orden_quick's seeds
+    else:
+        raise SystemExit(f"unknown spec {a.spec!r}")
+    run.close()
+    print(f"{time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
