@@ -27,30 +27,26 @@ from games.orden import bots as B  # noqa: E402
 from games.orden import rules as R  # noqa: E402
 
 LATE_FROM = 7.0  # RANG VII: ascents to VIII, IX, IX+ and X
-_policy = {"late": False}
-_eager_react = B._react
+_EAGER = B._react  # today's policy: prevent at the first chance
 
 
-def _react(state, s, acts, ev):
-    if _policy["late"]:
-        pend = state["pend"]
-        pa = B._ability(state, {"card": pend["card"], "ability": pend["ability"]})
-        if pa.ascends and R.rank(state, pend["seat"]) < LATE_FROM:
-            acts = [a for a in acts if a["type"] != "react"
-                    or not any(v.kind == "prevent" for v in B._ability(state, a).verbs)]
-    return _eager_react(state, s, acts, ev)
+def _late_react(state, s, acts, ev):
+    pend = state["pend"]
+    pa = B._ability(state, {"card": pend["card"], "ability": pend["ability"]})
+    if pa.ascends and R.rank(state, pend["seat"]) < LATE_FROM:
+        acts = [a for a in acts if a["type"] != "react"
+                or not any(v.kind == "prevent" for v in B._ability(state, a).verbs)]
+    return _EAGER(state, s, acts, ev)
 
 
 def late_bot(state, seat, rng):
-    _policy["late"] = True  # the lookahead's rollouts model every seat's reactions with it too
+    """The lookahead pilot with the late policy, for this call only (its rollouts model every seat's
+    reactions with it too); nothing outside the call changes."""
+    B._react = _late_react
     try:
         return B.lookahead_bot(state, seat, rng)
     finally:
-        _policy["late"] = False
-
-
-B._react = _react
-B.BOTS["lookahead-late"] = late_bot  # before the pool forks: the workers inherit both
+        B._react = _EAGER
 
 
 def duel(run, seeds):
@@ -78,6 +74,7 @@ def main(argv=None):
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("spec", help="duel | table:N")
     a = ap.parse_args(argv)
+    B.BOTS["lookahead-late"] = late_bot  # before the pool forks: the workers inherit it (not the site's list)
     print(f"data {H.data_version()}, seeds {a.seed}..{a.seed + a.seeds - 1}", flush=True)
     t0 = time.time()
     if a.spec == "duel":
