@@ -7,6 +7,7 @@ Policy ``late`` prevents only ascents from RANG VII on (to VIII, IX, IX+, X). Th
 changing the bots the site and the harness use:
 
     python bench/orden_pilot.py --seeds 100 duel          # late vs today's pilot, each starter mirrored, paired
+    python bench/orden_pilot.py --seeds 50 cross          # the late pilot's starter against each starter, today's pilot
     python bench/orden_pilot.py --seeds 600 table:3        # the harness's 3-player table, every seat late
 
 A duel plays every seed twice (the late pilot at seat 0, then at seat 1) with the same deck on both seats.
@@ -49,13 +50,16 @@ def late_bot(state, seat, rng):
         B._react = _EAGER
 
 
-def duel(run, seeds):
+def duel(run, seeds, cross=False):
+    """The late pilot with starter ``p`` against today's pilot with the same starter (``cross``: with each starter)."""
     for p in H.PATHS:
         deck = f"starter:{p}"
         tasks = []
-        for seed in seeds:
-            tasks.append({"decks": [deck, deck], "seed": seed, "pilots": ["lookahead-late", "lookahead"], "a": 0})
-            tasks.append({"decks": [deck, deck], "seed": seed, "pilots": ["lookahead", "lookahead-late"], "a": 1})
+        for q in H.PATHS if cross else (p,):
+            other = f"starter:{q}"
+            for seed in seeds:
+                tasks.append({"decks": [deck, other], "seed": seed, "pilots": ["lookahead-late", "lookahead"], "a": 0})
+                tasks.append({"decks": [other, deck], "seed": seed, "pilots": ["lookahead", "lookahead-late"], "a": 1})
         res = run.run(tasks)
         per_seed = {}
         for t, r in zip(tasks, res):
@@ -64,7 +68,7 @@ def duel(run, seeds):
                 w[0] += r["winner"] == t["a"]
                 w[1] += 1
         won, ended = sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values())
-        print(f"{p} mirror: the late pilot wins {won / ended * 100:.1f} % ±"
+        print(f"{p} {'against every starter' if cross else 'mirror'}: the late pilot wins {won / ended * 100:.1f} % ±"
               f"{H.seed_ci95([w / e for w, e in per_seed.values()]):.1f} ({ended} games)", flush=True)
 
 
@@ -72,14 +76,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seeds", type=int, default=100)
-    ap.add_argument("spec", help="duel | table:N")
+    ap.add_argument("spec", help="duel | cross | table:N")
     a = ap.parse_args(argv)
     B.BOTS["lookahead-late"] = late_bot  # before the pool forks: the workers inherit it (not the site's list)
     print(f"data {H.data_version()}, seeds {a.seed}..{a.seed + a.seeds - 1}", flush=True)
     t0 = time.time()
-    if a.spec == "duel":
+    if a.spec in ("duel", "cross"):
         run = H.Runner(2, "lookahead")
-        duel(run, list(range(a.seed, a.seed + a.seeds)))
+        duel(run, list(range(a.seed, a.seed + a.seeds)), cross=a.spec == "cross")
     elif a.spec.startswith("table:"):
         run = H.Runner(2, "lookahead-late")
         H.part_table(run, a.seeds, H.TABLE_SEED0 + a.seed, counts=(int(a.spec[6:]),))  # orden_quick's seeds
