@@ -119,12 +119,14 @@ class Runner:
             self.pool.close()
             self.pool.join()
 
-    # paired two-player games: every seed twice, A at seat 0 and at seat 1
-    def pair_tasks(self, a, b, seeds):
+    # paired two-player games: every seed twice, A at seat 0 and at seat 1 (``pilots``: A's and B's, by default
+    # the runner's for both)
+    def pair_tasks(self, a, b, seeds, pilots=None):
+        pa, pb = pilots or (self.pilot, self.pilot)
         out = []
         for seed in seeds:
-            out.append({"decks": [a, b], "seed": seed, "pilots": [self.pilot] * 2, "a_seat": 0})
-            out.append({"decks": [b, a], "seed": seed, "pilots": [self.pilot] * 2, "a_seat": 1})
+            out.append({"decks": [a, b], "seed": seed, "pilots": [pa, pb], "a_seat": 0})
+            out.append({"decks": [b, a], "seed": seed, "pilots": [pb, pa], "a_seat": 1})
         return out
 
     def pairings(self, jobs):
@@ -135,17 +137,7 @@ class Runner:
             spans.append((len(tasks), len(tasks) + len(ts)))
             tasks += ts
         res = self.run(tasks)
-        out = []
-        for i, j in spans:
-            per_seed = {}  # seed -> [A's wins, games ended]
-            for t, r in zip(tasks[i:j], res[i:j]):
-                if r["winner"] is not None:
-                    s = per_seed.setdefault(t["seed"], [0, 0])
-                    s[0] += r["winner"] == t["a_seat"]
-                    s[1] += 1
-            out.append(Pairing(sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values()),
-                               seed_ci95([w / e for w, e in per_seed.values()])))
-        return out
+        return [paired_share(tasks[i:j], res[i:j]) for i, j in spans]
 
 
 def seeds(base, games):
@@ -158,6 +150,18 @@ class Pairing(NamedTuple):
     wins: int
     ended: int
     ci: float
+
+
+def paired_share(tasks, results) -> Pairing:
+    """Deck A's wins over paired games (``pair_tasks``), the interval over seeds."""
+    per_seed = {}  # seed -> [A's wins, games ended]
+    for t, r in zip(tasks, results):
+        if r["winner"] is not None:
+            s = per_seed.setdefault(t["seed"], [0, 0])
+            s[0] += r["winner"] == t["a_seat"]
+            s[1] += 1
+    return Pairing(sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values()),
+                   seed_ci95([w / e for w, e in per_seed.values()]))
 
 
 def seed_ci95(scores):

@@ -53,23 +53,11 @@ def late_bot(state, seat, rng):
 def duel(run, seeds, cross=False):
     """The late pilot with starter ``p`` against today's pilot with the same starter (``cross``: with each starter)."""
     for p in H.PATHS:
-        deck = f"starter:{p}"
-        tasks = []
-        for q in H.PATHS if cross else (p,):
-            other = f"starter:{q}"
-            for seed in seeds:
-                tasks.append({"decks": [deck, other], "seed": seed, "pilots": ["lookahead-late", "lookahead"], "a": 0})
-                tasks.append({"decks": [other, deck], "seed": seed, "pilots": ["lookahead", "lookahead-late"], "a": 1})
-        res = run.run(tasks)
-        per_seed = {}
-        for t, r in zip(tasks, res):
-            if r["winner"] is not None:
-                w = per_seed.setdefault(t["seed"], [0, 0])
-                w[0] += r["winner"] == t["a"]
-                w[1] += 1
-        won, ended = sum(w for w, _ in per_seed.values()), sum(e for _, e in per_seed.values())
+        tasks = [t for q in (H.PATHS if cross else (p,))
+                 for t in run.pair_tasks(f"starter:{p}", f"starter:{q}", seeds, pilots=("lookahead-late", "lookahead"))]
+        won, ended, ci = H.paired_share(tasks, run.run(tasks))
         print(f"{p} {'against every starter' if cross else 'mirror'}: the late pilot wins {won / ended * 100:.1f} % ±"
-              f"{H.seed_ci95([w / e for w, e in per_seed.values()]):.1f} ({ended} games)", flush=True)
+              f"{ci:.1f} ({ended} games)", flush=True)
 
 
 def main(argv=None):
