@@ -227,13 +227,20 @@ def _leads_up(state, s, c) -> float:
     return 0.0
 
 
+# A rival's ascent is prevented only from this rank on (IX: the ascents to IX+ and X). A prevented rival keeps
+# its cards and ascends next turn, while the preventer is spent or paid for: only a delay near the end wins
+# games (bench/orden_pilot.py; docs/games/orden.md, "The pilot keeps its preventers"). 0: at the first chance.
+PREVENT_FROM = 9.0
+
+
 def _react(state, s, acts, ev):
     pend = state["pend"]
     target = pend["seat"]
     pa = _ability(state, {"card": pend["card"], "ability": pend["ability"]})
     reacts = [a for a in acts if a["type"] == "react"]
     prevents = [a for a in reacts if any(v.kind == "prevent" for v in _ability(state, a).verbs)]
-    if prevents and pa.ascends and (R.rank(state, target) >= ev.rank or R.rank(state, target) >= 6):
+    # a rival ranked at least as high, or at VI and above; and not before PREVENT_FROM
+    if prevents and pa.ascends and R.rank(state, target) >= max(PREVENT_FROM, min(ev.rank, 6)):
         return prevents[0]
     shields = [a for a in prevents if _ability(state, a).on == "hostile"]
     if shields and pa.hostile:  # protect the own hand / Auslage

@@ -174,26 +174,31 @@ def test_the_climb_trace_names_the_rule_behind_every_rank():
 
 def _ascent_window(rank):
     """Seat 0 announces an ascent from ``rank`` (Knappe IV for 5x K, Meister VII for 1x T and 2x E with VI+ in the
-    Pfad); seat 1 holds an Einspruch and the T to pay for it, and ranks as high."""
+    Pfad, Erzmeister IX for 1x S and 2x E with 4x E lying out); seat 1 holds an Einspruch and the T to pay for it, and
+    ranks as high."""
     from orden_scenario import Scenario
     from games.orden.engine import ENGINE
-    actor = ({"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft"]}
-             if rank == "IV" else {"path": "schwert", "rank": "VII", "plus6": True, "hand": ["Treueschwur", "Vision"]})
-    rule = ("Knappe", 1) if rank == "IV" else ("Meister", 2)
+    actor = {"IV": {"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft"]},
+             "VII": {"path": "schwert", "rank": "VII", "plus6": True, "hand": ["Treueschwur", "Vision"]},
+             "IX": {"path": "schwert", "rank": "IX", "plus6": True, "plus9": True, "hand": ["Erlösung", "Gebet"],
+                    "auslage": ["Mysterium der Flamme", "Vision"]}}[rank]
+    rule = {"IV": ("Knappe", 1), "VII": ("Meister", 2), "IX": ("Erzmeister", 0)}[rank]
     sc = Scenario([{**actor, "deck": ["Demut"] * 10},
-                   {"path": "hammer", "rank": rank, "plus6": rank == "VII", "hand": ["Einspruch", "Treueschwur"],
-                    "deck": ["Demut"] * 10}])
+                   {"path": "hammer", "rank": rank, "plus6": rank != "IV", "plus9": rank == "IX",
+                    "hand": ["Einspruch", "Treueschwur"], "deck": ["Demut"] * 10}])
     sc.state = ENGINE.apply(sc.state, 0, {"type": "activate", "card": sc._find(0, rule[0]), "ability": rule[1]}).state
     return sc
 
 
-@pytest.mark.parametrize("rank, eager, late", [("IV", "react", "decline"), ("VII", "react", "react")])
-def test_the_late_pilot_keeps_its_preventer_for_the_ascents_from_vii_on(rank, eager, late):
+@pytest.mark.parametrize("rank, today, eager", [("IV", "decline", "react"), ("VII", "decline", "react"),
+                                                ("IX", "react", "react")])
+def test_the_pilot_keeps_its_preventer_for_the_ascents_from_ix_on(rank, today, eager):
     import orden_pilot as P
-    from games.orden.bots import BOTS
+    from games.orden import bots as B
     from games.rng import Rng
     sc = _ascent_window(rank)
     assert sc.to_move() == [1]
-    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == eager  # today's pilot: at the first chance
-    assert P.late_bot(sc.state, 1, Rng(1))["type"] == late
-    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == eager  # the policy is the late pilot's alone
+    assert B.BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # a prevented rival ascends next turn
+    assert P.pilot("eager")(sc.state, 1, Rng(1))["type"] == eager  # the bots before stop 50: at the first chance
+    assert B.BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # the trial policy is the trial pilot's alone
+    assert B.PREVENT_FROM == 9.0
