@@ -136,8 +136,16 @@ def lookahead_bot(state, seat, rng):
             st = _follow(ENGINE, st, seat, Rng(rng.next64()))
             totals[i] += score(st, seat)
     best = max(range(len(acts)), key=lambda i: (totals[i], acts[i]["type"] == "end_turn"))
-    if acts[best]["type"] == "end_turn" and _standstill(state, seat):
-        return heuristic_bot(state, seat, rng)
+    if acts[best]["type"] == "end_turn":
+        if _standstill(state, seat):
+            return heuristic_bot(state, seat, rng)
+        # an ascent that scores as well as ending the turn is tried: if a rival prevents it, that costs the
+        # rival its cards and the actor nothing. Two Großmeisters that prevent every ascent of the third
+        # seat, which ended its turns instead, held a 3-player game until the 300-round cap (stop 50).
+        tried = [i for i, a in enumerate(acts) if totals[i] >= totals[best] and a["type"] == "activate"
+                 and R.card(state, a["card"]).abilities[a["ability"]].ascends]
+        if tried:
+            return acts[tried[0]]
     return acts[best]
 
 

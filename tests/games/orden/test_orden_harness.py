@@ -202,3 +202,23 @@ def test_the_pilot_keeps_its_preventer_for_the_ascents_from_ix_on(rank, today, e
     assert P.pilot("eager")(sc.state, 1, Rng(1))["type"] == eager  # the bots before stop 50: at the first chance
     assert B.BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # the trial policy is the trial pilot's alone
     assert B.PREVENT_FROM == 9.0
+
+
+def test_the_pilot_tries_an_ascent_that_scores_as_well_as_ending_the_turn():
+    """Two Großmeisters that answer every ascent of the third seat (each paying 3x ? from the hand): a prevented
+    ascent costs the actor nothing and scores as well as ending the turn, so the pilot tries it. It had ended its
+    turns instead, and a 3-player table game (seed 3000581, data version 18) ran to the 300-round cap."""
+    from orden_scenario import Scenario
+    from games.orden import lookahead as L
+    from games.orden.bots import BOTS
+    from games.rng import Rng
+    rivals = {"rank": "IX+", "plus6": True, "plus9": True, "hand": ["Gebet", "Talent", "Vision", "Treueschwur",
+                                                                   "Mysterium der Flamme", "Eifer", "Demut"]}
+    sc = Scenario([{"path": "buch", "rank": "IX", "plus6": True, "plus9": True,  # Erzmeister: 2x S and 4x E lie out
+                    "auslage": ["Gnade", "Gnade", "Vision", "Vision"], "hand": [], "deck": []},
+                   {**rivals, "path": "hammer"}, {**rivals, "path": "schwert"}])
+    assert not L._standstill(sc.state, 0)
+    picks = {BOTS["lookahead"](sc.state, 0, Rng(k))["type"] for k in range(4)}
+    assert picks == {"activate"}
+    act = BOTS["lookahead"](sc.state, 0, Rng(1))
+    assert sc.state["ci"][act["card"]] == sc.state["ci"][sc.state["p"][0]["pfad"][0]]  # the Erzmeister's own ascent
