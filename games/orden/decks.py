@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 18
+CURRENT = 19
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -161,6 +161,8 @@ STARTER_CARDS_V16 = {"schwert": _with(STARTER_CARDS_V14["schwert"], _T_BACK_V16)
 # the other paths within 2.5 of fair. A Demut for Buch's Gehorsam instead made Buch weaker (27.3 / 27.0).
 STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16["schwert"], {"Gehorsam": 1})}
 # Data version 18 changes two cards no starter holds (Zoll, Triumvirat: engine.py's "18") and keeps these lists.
+# Data version 19 changes Foliant (2x W, or 2x E from RANG VII on), which Buch's starter holds three times, and
+# keeps these lists.
 
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),

@@ -55,7 +55,10 @@ from games.rng import Rng
 # every Aktion of a rival), Triumvirat 308→408 delivers 1x T and 1x ? (was 2x ?; still with VI+ in the Pfad, the
 # seed's example). No starter holds either; a 38-card Hammer list with one of each won 63.0 % of 200 games against
 # the Hammer starter on "17" (without its Triumvirat 49.5, without its Zoll 53.0), with both changed 56.5; rules of "13".
-ENGINE_VERSION = "18"
+# "19": Foliant 341→441 delivers 2x W or, from RANG VII on, 2x E (was 2x W): with the bots preventing only from
+# IX on, Buch won 26.3 % of 2-player and 27.8 % of 3-player tables on "18" and lost at the last two ascents
+# (E and S, the same cards for every path); with the change, on the same seeds, 32.5 and 34.0; rules of "13".
+ENGINE_VERSION = "19"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 

@@ -302,9 +302,14 @@ def delivery_line(card: Card, lang) -> str:
     for d in card.liefert:
         s = props(d.props, lang)
         if d.conditions:
-            s += (", wenn " if de else ", if ") + (" und " if de else " and ").join(condition(c, lang) for c in d.conditions)
+            cond = (" und " if de else " and ").join(condition(c, lang) for c in d.conditions)
+            if opts:  # a later option's condition goes first, so it cannot be read as the earlier one's too
+                s = (", wenn " if de else ", if ") + cond + ", " + s
+            else:
+                s += (", wenn " if de else ", if ") + cond
         opts.append(s)
-    joined = (" oder " if de else " or ").join(opts)
+    joined = "".join(o if not i else (" oder" if de else " or") + ("" if o.startswith(",") else " ") + o
+                     for i, o in enumerate(opts))
     extra = " (nicht beides)" if de and len(opts) > 1 else (" (not both)" if len(opts) > 1 else "")
     return ("Liefert " if de else "Delivers ") + joined + extra + "."
 

@@ -19,7 +19,7 @@ FILL = ["Demut"] * 10
 
 
 def test_new_number_and_the_old_one_retired():
-    assert no_of("Foliant") == 341 and no_of("Foliant", 10) == 241
+    assert no_of("Foliant", 18) == 341 and no_of("Foliant", 10) == 241  # version 19: 441
     assert CS.cards[241].until == 10 and CS.cards[341].since == 11
 
 
