@@ -51,9 +51,7 @@ def _line(rank_from, held=None):
         pend = state["pend"]
         pa = B._ability(state, {"card": pend["card"], "ability": pend["ability"]})
         if held is not None and pa.ascends and R.rank(state, pend["seat"]) < LATE_FROM:
-            acts = [a for a in acts if a["type"] != "react"
-                    or not any(v.kind == "prevent" for v in B._ability(state, a).verbs)
-                    or not held(B._ability(state, a))]
+            acts = [a for a in acts if not R.prevents(state, a) or not held(B._ability(state, a))]
         B.PREVENT_FROM = rank_from
         return _TODAY(state, s, acts, ev)
     return react

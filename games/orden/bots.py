@@ -238,14 +238,14 @@ def _react(state, s, acts, ev):
     target = pend["seat"]
     pa = _ability(state, {"card": pend["card"], "ability": pend["ability"]})
     reacts = [a for a in acts if a["type"] == "react"]
-    prevents = [a for a in reacts if any(v.kind == "prevent" for v in _ability(state, a).verbs)]
+    preventers = [a for a in reacts if R.prevents(state, a)]
     # a rival ranked at least as high, or at VI and above; and not before PREVENT_FROM
-    if prevents and pa.ascends and R.rank(state, target) >= max(PREVENT_FROM, min(ev.rank, 6)):
-        return prevents[0]
-    shields = [a for a in prevents if _ability(state, a).on == "hostile"]
+    if preventers and pa.ascends and R.rank(state, target) >= max(PREVENT_FROM, min(ev.rank, 6)):
+        return preventers[0]
+    shields = [a for a in preventers if _ability(state, a).on == "hostile"]
     if shields and pa.hostile:  # protect the own hand / Auslage
         return shields[0]
-    others = [a for a in reacts if a not in prevents and (_ability(state, a).costs == () or
+    others = [a for a in reacts if a not in preventers and (_ability(state, a).costs == () or
                                                          any(c.what == "self" for c in _ability(state, a).costs)
                                                          or R.rank(state, target) >= ev.rank)]
     if others:

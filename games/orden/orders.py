@@ -146,9 +146,7 @@ def prevention(state, seat, min_value):
     pend = state["pend"]
     if pend["seat"] == seat or ascent_target(state, pend) < min_value:
         return None
-    prevents = [a for a in legal(state, seat, {"type": "react"})
-                if a["type"] == "react"
-                and any(v.kind == "prevent" for v in R.card(state, a["card"]).abilities[a["ability"]].verbs)]
+    prevents = [a for a in legal(state, seat, {"type": "react"}) if R.prevents(state, a)]
     return min(prevents, key=lambda a: _price(state, a)) if prevents else None
 
 

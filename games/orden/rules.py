@@ -584,3 +584,9 @@ def find_chosen(state, s, verb, no, exclude=(), zone=None):
 def reaction_filter_ok(ability, pending_ability) -> bool:
     return ability.on == "aktion" or (ability.on == "ascend" and pending_ability.ascends) \
         or (ability.on == "hostile" and pending_ability.hostile)
+
+
+def prevents(state, action) -> bool:
+    """``action`` is a reaction whose rule prevents what it answers (the bots' and the orders' test)."""
+    return action["type"] == "react" and any(
+        v.kind == "prevent" for v in card(state, action["card"]).abilities[action["ability"]].verbs)
