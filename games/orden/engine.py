@@ -58,7 +58,10 @@ from games.rng import Rng
 # "19": Foliant 341→441 delivers 2x W or, from RANG VII on, 2x E (was 2x W): with the bots preventing only from
 # IX on, Buch won 26.3 % of 2-player and 27.8 % of 3-player tables on "18" and lost at the last two ascents
 # (E and S, the same cards for every path); with the change, on the same seeds, 32.5 and 34.0; rules of "13".
-ENGINE_VERSION = "19"
+# "20": Schwert's fourth Gehorsam back (decks.STARTER_CARDS_V20, 40 cards, version 16's list): with the bots of
+# "19" Schwert reached RANG IV 1.4 rounds after Hammer and won 29.2 / 28.3 / 25.2 % of 2/3/4-player tables; with
+# the card, on the same seeds, 35.0 / 30.0 / (4P) %; the cards and rules of "19".
+ENGINE_VERSION = "20"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
 
