@@ -167,7 +167,7 @@ STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16[
 # Data version 20: Schwert's fourth Gehorsam back (40 cards, version 16's list). Since stop 50 the bots keep
 # their preventers for the ascents from RANG IX on; with that pilot Schwert reached RANG IV 1.4 rounds after
 # Hammer (the T ranks) and won 29.2 / 28.3 / 25.2 % of 2/3/4-player tables on version 19; with the card, on the
-# same seeds, 35.0 / 30.0 / see docs/games/orden.md. A Demut instead: 31.8 / 27.7 at 2/3 players.
+# same seeds, 35.0 / 30.0 / 29.2; on fresh seeds 35.8 / 33.9 / 30.2. A Demut instead: 31.8 / 27.7 at 2/3 players.
 STARTER_CARDS_V20 = {**STARTER_CARDS_V17, "schwert": STARTER_CARDS_V16["schwert"]}
 
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),

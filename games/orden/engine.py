@@ -60,7 +60,7 @@ from games.rng import Rng
 # (E and S, the same cards for every path); with the change, on the same seeds, 32.5 and 34.0; rules of "13".
 # "20": Schwert's fourth Gehorsam back (decks.STARTER_CARDS_V20, 40 cards, version 16's list): with the bots of
 # "19" Schwert reached RANG IV 1.4 rounds after Hammer and won 29.2 / 28.3 / 25.2 % of 2/3/4-player tables; with
-# the card, on the same seeds, 35.0 / 30.0 / (4P) %; the cards and rules of "19".
+# the card, on the same seeds, 35.0 / 30.0 / 29.2 % (fresh seeds: 35.8 / 33.9 / 30.2); the cards and rules of "19".
 ENGINE_VERSION = "20"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7
