@@ -49,9 +49,9 @@ def _line(rank_from, held=None):
     """A react policy: prevent from ``rank_from`` on; the preventers ``held`` picks only from LATE_FROM on."""
     def react(state, s, acts, ev):
         pend = state["pend"]
-        pa = B._ability(state, {"card": pend["card"], "ability": pend["ability"]})
+        pa = R.ability(state, {"card": pend["card"], "ability": pend["ability"]})
         if held is not None and pa.ascends and R.rank(state, pend["seat"]) < LATE_FROM:
-            acts = [a for a in acts if not R.prevents(state, a) or not held(B._ability(state, a))]
+            acts = [a for a in acts if not R.prevents(state, a) or not held(R.ability(state, a))]
         B.PREVENT_FROM = rank_from
         return _TODAY(state, s, acts, ev)
     return react

@@ -112,8 +112,7 @@ class _Eval:
         return v
 
 
-def _ability(state, a):
-    return R.card(state, a["card"]).abilities[a["ability"]]
+_ability = R.ability
 
 
 def heuristic_bot(state, seat, rng):

@@ -170,6 +170,10 @@ STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16[
 # same seeds, 35.0 / 30.0 / 29.2; on fresh seeds 35.8 / 33.9 / 30.2. A Demut instead: 31.8 / 27.7 at 2/3 players.
 STARTER_CARDS_V20 = {**STARTER_CARDS_V17, "schwert": STARTER_CARDS_V16["schwert"]}
 
+# each data version deals the newest lists at or below it
+_STARTERS_SINCE = ((20, STARTER_CARDS_V20), (17, STARTER_CARDS_V17), (16, STARTER_CARDS_V16), (15, STARTER_CARDS_V15),
+                   (14, STARTER_CARDS_V14), (3, STARTER_CARDS), (0, STARTER_CARDS_V2))
+
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),
                  "buch": ("Pfad des Buches", "Path of the Book")}
@@ -177,9 +181,7 @@ STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
 
 def starter(path: str, v=CURRENT) -> dict:
     # the whole Pfad the rules describe, VI+ (the path's fourth rank) and IX+ (Großmeister) included
-    counts = (STARTER_CARDS_V20 if v >= 20 else STARTER_CARDS_V17 if v >= 17 else STARTER_CARDS_V16 if v >= 16
-              else STARTER_CARDS_V15 if v >= 15 else STARTER_CARDS_V14 if v >= 14 else STARTER_CARDS if v >= 3
-              else STARTER_CARDS_V2)[path]
+    counts = next(lists for since, lists in _STARTERS_SINCE if v >= since)[path]
     return {"pfad": path_pfad(path, plus6=True, plus9=True, v=v), "cards": sorted(_cards(counts, v))}
 
 

@@ -11,7 +11,7 @@ use the heuristic bot, whose choices there are already one-step greedy.
 from __future__ import annotations
 
 from games.orden import rules as R
-from games.orden.bots import _ability, heuristic_bot
+from games.orden.bots import heuristic_bot
 from games.orden.legal import legal, startable
 from games.rng import Rng
 
@@ -143,7 +143,7 @@ def lookahead_bot(state, seat, rng):
         # rival its cards and the actor nothing. Two Großmeisters that prevent every ascent of the third
         # seat, which ended its turns instead, held a 3-player game until the 300-round cap (stop 50).
         tried = [i for i, a in enumerate(acts) if totals[i] >= totals[best] and a["type"] == "activate"
-                 and _ability(state, a).ascends]
+                 and R.ability(state, a).ascends]
         if tried:
             return acts[tried[0]]
     return acts[best]

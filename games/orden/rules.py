@@ -586,7 +586,11 @@ def reaction_filter_ok(ability, pending_ability) -> bool:
         or (ability.on == "hostile" and pending_ability.hostile)
 
 
+def ability(state, action):
+    """The rule an ``activate`` or ``react`` action uses."""
+    return card(state, action["card"]).abilities[action["ability"]]
+
+
 def prevents(state, action) -> bool:
     """``action`` is a reaction whose rule prevents what it answers (the bots' and the orders' test)."""
-    return action["type"] == "react" and any(
-        v.kind == "prevent" for v in card(state, action["card"]).abilities[action["ability"]].verbs)
+    return action["type"] == "react" and any(v.kind == "prevent" for v in ability(state, action).verbs)
