@@ -189,6 +189,9 @@ def holds1(state, s, cond, _depth=0) -> bool:
             if o != s and RV[ci[pl[o]["pfad"][0]]] > r:
                 return True
         return False
+    if k == "yet_to_move":  # seat s comes after the current seat in this round's order (start player first)
+        n, st = state["n"], state["start"]
+        return (s - st) % n > (state["cur"] - st) % n
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
         if _depth > 2:
             return False

@@ -54,7 +54,7 @@ class Selector:
 
 @dataclass(frozen=True)
 class Condition:
-    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | stronger
+    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | yet_to_move | stronger
     rank: str | None = None
     select: Selector | None = None
     count: int = 1
@@ -236,7 +236,7 @@ class _P:
             return Condition(k, select=self.selector(v, p))
         if k == "possess_props":
             return Condition(k, props=self.props(v, p))
-        if k == "behind":  # an opponent holds a higher rank than you
+        if k in ("behind", "yet_to_move"):  # an opponent ranks higher / your turn in this round is still to come
             if v is not True:
                 self.fail(p, "expected true")
             return Condition(k)

@@ -107,6 +107,8 @@ def condition(c, lang) -> str:
         return f"Du mindestens {props(c.props, lang)} besitzt" if de else f"you own at least {props(c.props, lang)}"
     if k == "behind":
         return "ein Mitspieler einen höheren Rang hat als Du" if de else "an opponent ranks above you"
+    if k == "yet_to_move":
+        return "Du in dieser Runde noch nicht am Zug warst" if de else "you have not had your turn in this round yet"
     if k == "stronger":
         return (f"Du mehr {c.prop} besitzt als jeder Mitspieler" if de
                 else f"you own more {c.prop} than every opponent")

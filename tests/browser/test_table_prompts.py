@@ -44,7 +44,7 @@ def shot(page, name):
 
 def _orden_before_an_aktion(make_user):
     """A 2-player Der Orden match where seat 0 can activate Knappe's ascent (an Aktion that opens
-    the reaction window) and seat 1 holds Einspruch (a reaction that costs 2 T from the hand).
+    the reaction window) and seat 1 holds Einspruch (a reaction that costs 2 T from the hand: data version 20's).
     Seat 1 has just ended its turn (a real move: the page shows a last move, as in any match).
     Returns (match, {seat: user}, Knappe's card id)."""
     from matches import services
@@ -57,7 +57,7 @@ def _orden_before_an_aktion(make_user):
     match = two_player_match(users, "orden")
     sc = Scenario([actor(hand=["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut", "Demut", "Demut"]),
                    objector(hand=["Einspruch", "Treueschwur", "Treueschwur", "Silberling", "Demut", "Demut"])],
-                  cur=1)
+                  cur=1, version=20)  # version 20's Einspruch is paid for (21's costs only itself, and seat 1 has moved)
     Match.objects.filter(pk=match.pk).update(state=sc.state, to_move=[1])
     Seat.objects.filter(match=match).update(to_move=False, to_move_since=None)
     Seat.objects.filter(match=match, seat=1).update(to_move=True)

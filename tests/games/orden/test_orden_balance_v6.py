@@ -47,13 +47,14 @@ def test_every_reaction_that_can_prevent_an_ascent_removes_a_card():
 
 def test_new_numbers_and_the_old_ones_retired():
     for name, (old, new) in NEW.items():
-        assert no_of(name) == new and CS.cards[old].until == 5 and CS.cards[new].since == 6, name
+        assert no_of(name, 6) == new and CS.cards[old].until == 5 and CS.cards[new].since == 6, name
 
 
 def test_einspruch_removes_itself_and_pays_its_treue_to_the_ablage():
+    # version 20's Einspruch (275): version 21's (475) costs only itself
     sc = Scenario([{"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft"],
                     "deck": FILL},
-                   {"path": "hammer", "rank": "IV", "hand": ["Einspruch"] + T_HAND, "deck": FILL}])
+                   {"path": "hammer", "rank": "IV", "hand": ["Einspruch"] + T_HAND, "deck": FILL}], version=20)
     sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
     sc.react(1, "Einspruch", 0, pay=["Treueschwur"])
     assert sc.rank(0) == "IV"

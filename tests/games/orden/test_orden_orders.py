@@ -109,12 +109,13 @@ def test_a_window_closed_by_orders_looks_like_one_where_nobody_wanted_to_react()
 
 
 def test_prevent_ascents_prevents_from_its_rank_with_the_cheapest_reaction_and_pays_automatically():
-    sc = Scenario([actor(), objector()])
+    # version 20's Einspruch costs 2x T besides itself (version 21's only itself): a reaction that is paid for
+    sc = Scenario([actor(), objector()], version=20)
     sc.state = ENGINE.apply(sc.state, 0, knappe(sc)).state
     assert ascent_target(sc.state, sc.state["pend"]) == 5.0  # Ritter, rank V
     assert PLUGIN.ordered_action(sc.state, 1, prevent("VI")) == {"type": "decline"}  # below VI: let it pass
     assert PLUGIN.ordered_action(sc.state, 1, prevent("VII")) == {"type": "decline"}
-    sc = Scenario([actor(), objector()])
+    sc = Scenario([actor(), objector()], version=20)
     steps, applied = run(sc, 0, knappe(sc), {1: prevent("V") + AUTO})
     assert applied[0][1] == {"type": "react", "card": sc._find(1, "aussen:Einspruch", ("aussen",)), "ability": 0}
     assert [a["type"] for _, a, _ in applied] == ["react", "pay"]  # one Treueschwur covers 2x T
@@ -124,7 +125,7 @@ def test_prevent_ascents_prevents_from_its_rank_with_the_cheapest_reaction_and_p
 
 
 def test_without_the_payment_order_the_person_pays_for_the_reaction():
-    sc = Scenario([actor(), objector()])
+    sc = Scenario([actor(), objector()], version=20)  # a reaction paid for (version 21's Einspruch is not)
     _, applied = run(sc, 0, knappe(sc), {1: prevent("V")})
     assert [a["type"] for _, a, _ in applied] == ["react"]
     assert sc.state["phase"] == "pay" and ENGINE.to_move(sc.state) == [1]

@@ -48,7 +48,7 @@ def test_costs_are_paid_only_after_the_window():
 
 
 def test_einspruch_is_played_from_hand_and_prevents():
-    sc = Scenario([actor(), objector()])
+    sc = Scenario([actor(), objector()], version=20)  # version 21's Einspruch: test_orden_balance_v21.py
     sc.activate(0, "Knappe", 1, pay=["Mächtige Statur", "Mächtige Statur", "Kraft"])
     sc.react(1, "Einspruch", 0, pay=["Treueschwur"])
     assert sc.rank(0) == "IV" and sc.zone(1, "aussen") == ["Einspruch"]  # removed: data version 6

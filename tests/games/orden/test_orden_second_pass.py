@@ -15,7 +15,7 @@ OPP = {"path": "hammer", "hand": ["Silberling"] * 7, "deck": ["Silberling"] * 10
 def grossmeister_ascends():
     # seat 0 holds rank IX+ with 3 actions (Großmeister AKTIONEN+1, Mysterium der Flamme from
     # rank VII), owns 4x E and can pay the cheap ascent (1x E + 1x S) twice; seat 1 holds two
-    # „Einspruch“ (prevent an ascent: discard it and 2x T)
+    # „Einspruch“ (prevent an ascent: remove it; seat 1's turn in this round is still to come)
     return Scenario([
         {"path": "buch", "rank": "IX+", "plus9": True, "auslage": ["Mysterium der Flamme", "Vision"],
          "hand": ["Erlösung", "Erlösung", "Demut"], "deck": ["Demut"] * 10},
@@ -41,7 +41,7 @@ def test_a_prevented_grossmeister_ascent_is_not_tried_again_through_a_copy_of_th
     assert len(_ascents(sc, 0, text)) == 1  # the cheap ascent is offered once, not once per copy
     sc.auto_decline = False
     sc.activate(0, "Großmeister", cheap)
-    sc.react(1, "Einspruch", 0, pay=["Treueschwur"])
+    sc.react(1, "Einspruch", 0)
     assert "prevented" in sc.event_types() and sc.rank(0) == "IX+"
     assert sc.state["t"]["acts"] == 1 and sc.state["t"]["acts"] < sc.limits(0)["actions"]
     assert _ascents(sc, 0, text) == []  # no other copy of the same Aktion this turn

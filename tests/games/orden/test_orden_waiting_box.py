@@ -9,8 +9,8 @@ from test_orden_board import render
 from test_orden_reactions import actor, objector
 
 
-def _window():
-    sc = Scenario([actor(), objector()])
+def _window(version=None):
+    sc = Scenario([actor(), objector()], version=version)
     sc.do(0, {"type": "activate", "card": sc._find(0, "Knappe"), "ability": 1})
     return sc
 
@@ -40,7 +40,7 @@ def test_the_asked_seat_and_a_spectator_see_the_prompt():
 
 
 def test_the_reacting_seat_paying_is_not_told_to_wait_for_itself():
-    sc = _window()
+    sc = _window(version=20)  # version 20's Einspruch is paid for with 2x T (version 21's is not)
     sc.do(1, {"type": "react", "card": sc._find(1, "Einspruch"), "ability": 0})
     out, _ = render(sc.state, 1, "en")
     assert "ord-paying" in out and "Waiting for" not in out
