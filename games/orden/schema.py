@@ -54,7 +54,8 @@ class Selector:
 
 @dataclass(frozen=True)
 class Condition:
-    kind: str  # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | yet_to_move | stronger
+    # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | yet_to_move | stronger
+    kind: str
     rank: str | None = None
     select: Selector | None = None
     count: int = 1
