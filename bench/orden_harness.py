@@ -2,7 +2,7 @@
 
     python bench/orden_harness.py --quick                  # a minute or two on 2 cores (the card designer's loop)
     python bench/orden_harness.py                          # the full report (docs/games/orden.md)
-    python bench/orden_harness.py --only search,verify     # parts: starters, search, verify, ranks, table, engine
+    python bench/orden_harness.py --only search,verify     # parts: starters, search, verify, known, ranks, table, engine
     python bench/orden_harness.py --only table --counts 3,4 # the table at some player counts only
     python bench/orden_harness.py --json out.json          # every figure as JSON as well
 
@@ -21,6 +21,8 @@ Parts (each printed as it ends, a goal check at the end):
   (``--children`` each), screened on the same seeds.
 - ``verify``: the ``--top`` best finds, each against every starter on fresh seeds (``--verify`` games per
   starter, ≥ 400 in the full run). Goal: none wins > 60 % against the best starter.
+- ``known``: every named find of earlier stops (``KNOWN``, ``KNOWN_DECKS``) against the best starter on fresh
+  seeds (``--verify`` games each): the search screens them on a few games only. Same goal.
 - ``ranks``: each starter with VI+ (IX+) dropped against the same starter keeping it (``--ranks`` games).
   Goal: 40–60 %.
 - ``table``: 2, 3 and 4 player games of the starters rotating over the seats (``--table`` games each):
@@ -58,7 +60,7 @@ from games.orden.legal import legal  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
 CAP_ROUNDS = 300
-PARTS = ("starters", "search", "verify", "ranks", "table", "engine")
+PARTS = ("starters", "search", "verify", "known", "ranks", "table", "engine")
 
 # --quick: the card designer's loop (~1–2 min on 2 cores); full: the report's figures
 QUICK = dict(games=4, screen=2, climb=1, children=1, randoms=0, top=1, verify=4, verify_others=4, ranks=4,
@@ -431,6 +433,19 @@ def part_verify(run, finds, games, seed0, best=None, others=None):
     return out
 
 
+def part_known(run, games, seed0, best):
+    """Every named find of earlier stops (``known()``) against the best starter on fresh seeds. The search
+    starts from them but screens each on a few games, where a find that wins 65 % can drop out on noise
+    (stop 52: lean-hammer-gold)."""
+    finds = known()
+    res = run.pairings([(d, best, seeds(seed0, games)) for _, d in finds])
+    out = []
+    for (label, d), (w, e, ci) in zip(finds, res):
+        out.append({"label": label, "describe": describe(d), "wins": w / max(e, 1), "ended": e, "ci95": ci})
+        print(f"known {label} vs {best}: {w / max(e, 1) * 100:.1f}% ±{ci:.1f} ({e})", flush=True)
+    return out
+
+
 def part_ranks(run, games, seed0):
     out = {}
     names, jobs = [], []
@@ -508,9 +523,10 @@ def goals(out):
     """[(goal, measured, met)] for what was measured."""
     rows = []
     best = out.get("starters", {}).get("best")
-    if "verify" in out and best:
+    if ("verify" in out or "known" in out) and best:
         bp = best.split(":")[1]
-        worst = max((f["vs"][bp]["wins"], f["label"]) for f in out["verify"])
+        worst = max([(f["vs"][bp]["wins"], f["label"]) for f in out.get("verify", [])] +
+                    [(f["wins"], f["label"]) for f in out.get("known", [])])
         rows.append(("no found deck > 60 % vs the best starter", f"best find {worst[1]}: {worst[0] * 100:.1f}% vs {best}",
                      worst[0] <= 0.60))
     if "ranks" in out:
@@ -581,7 +597,7 @@ def main(argv=None):
     t0, c0 = time.time(), time.process_time()
     run = Runner(a.procs, a.pilot)
     try:
-        if {"starters", "search", "verify"} & set(parts):
+        if {"starters", "search", "verify", "known"} & set(parts):
             out["starters"] = part_starters(run, conf["games"], a.seed)
             save(a.json, out)
         finds = []
@@ -597,6 +613,9 @@ def main(argv=None):
                 finds = [(f"starter:{p}-IX+", drop(D.starter(p), ("IX+",))) for p in PATHS][:conf["top"]]
             out["verify"] = part_verify(run, finds, conf["verify"], 10 ** 6 + a.seed, out["starters"]["best"],
                                         conf["verify_others"])
+            save(a.json, out)
+        if "known" in parts:
+            out["known"] = part_known(run, conf["verify"], 6 * 10 ** 6 + a.seed, out["starters"]["best"])
             save(a.json, out)
         if "ranks" in parts:
             out["ranks"] = part_ranks(run, conf["ranks"], 2 * 10 ** 6 + a.seed)

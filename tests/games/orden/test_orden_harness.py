@@ -49,6 +49,7 @@ def test_tiny_run_reports_every_figure(tmp_path):
     assert r["starters"]["best"] in {f"starter:{p}" for p in H.PATHS}
     assert r["search"]["candidates"] > 12
     assert set(r["verify"][0]["vs"]) == set(H.PATHS)
+    assert {k["label"] for k in r["known"]} == {label for label, _ in H.known()} and r["known"][0]["ended"] == 2
     assert set(r["ranks"]) == {f"{p}-{lab}" for p in H.PATHS for lab in ("VI+", "IX+")}
     for n in ("2", "3", "4"):
         row = r["table"][n]
