@@ -124,6 +124,17 @@ def test_prevent_ascents_prevents_from_its_rank_with_the_cheapest_reaction_and_p
     assert sc.state["t"]["blocked"] == ["Knappe|1"]
 
 
+def test_a_reaction_of_the_current_data_is_paid_automatically_too():
+    # version 21: Bestechung (3x V from the hand besides itself) is a paid-for preventer of the current cards
+    briber = objector(hand=["Bestechung", "Goldbarren", "Silberling", "Treueschwur"])
+    sc = Scenario([actor(), briber])
+    _, applied = run(sc, 0, knappe(sc), {1: prevent("V") + AUTO})
+    assert [a["type"] for _, a, _ in applied] == ["react", "pay", "pay"]  # Goldbarren 2x V + Silberling 1x V
+    assert sc.rank(0) == "IV" and sc.state["phase"] == "main"
+    assert sc.zone(1, "aussen") == ["Bestechung"] and sorted(sc.zone(1, "ablage")) == ["Goldbarren", "Silberling"]
+    assert sc.zone(1, "hand") == ["Treueschwur"]
+
+
 def test_without_the_payment_order_the_person_pays_for_the_reaction():
     sc = Scenario([actor(), objector()], version=20)  # a reaction paid for (version 21's Einspruch is not)
     _, applied = run(sc, 0, knappe(sc), {1: prevent("V")})
