@@ -113,8 +113,13 @@ class Runner:
     def run(self, tasks):
         self.games += len(tasks)
         if self.pool is None:
-            return [play_game(t) for t in tasks]
-        return self.pool.map(play_game, tasks, chunksize=1)
+            res = [play_game(t) for t in tasks]
+        else:
+            res = self.pool.map(play_game, tasks, chunksize=1)
+        for t, r in zip(tasks, res):
+            if r["winner"] is None:  # replay it with bench/orden_stalls.py (--seed, and --known or --players)
+                print(f"  not ended by round {CAP_ROUNDS}: " + unended(t), flush=True)
+        return res
 
     def close(self):
         if self.pool is not None:
@@ -140,6 +145,13 @@ class Runner:
             tasks += ts
         res = self.run(tasks)
         return [paired_share(tasks[i:j], res[i:j]) for i, j in spans]
+
+
+def unended(task) -> str:
+    """What bench/orden_stalls.py needs to replay a game that hit the cap."""
+    where = f"seats {'/'.join(task['paths'])}" if "paths" in task else f"deck A at seat {task.get('a_seat')}"
+    decks = [d if isinstance(d, str) else describe(d) for d in task["decks"]]
+    return f"seed {task['seed']}, {where}; decks: " + " | ".join(decks)
 
 
 def seeds(base, games):

@@ -5,6 +5,7 @@ from games.orden import rules as R
 from games.orden.interact import force_discard
 from games.orden.legal import blocked_key, choice_cost, startable
 from games.orden.schema import PLAIN
+from games.orden.standstill import standstill
 from games.rng import Rng
 
 
@@ -18,7 +19,7 @@ TURN_LISTS = ("blocked", "once")
 #: engine version 2): version 2 deals instance ids that say nothing about the draw order and
 #: shuffles an empty Nachziehstapel's Ablage in after every rule step. A match keeps the
 #: version it was set up with, so its log replays as it was played.
-V = 21  # 3: the second base set (card versions, decks.CURRENT); 4: its balance pass (Kraft, Foliant, Dekan, Triumvirat, …); 5: Triumvirat 2x ?; 6: the reactions that prevent an ascent remove what they pay with; 7: Hammer and Buch at 4 players (Der Zehnt, Zunftbrief, Lehrer); 8: Professor's cheap ascent from the hand only, like Schmied's (Buch at 3 players); 9: one BURG per deck (decks.ONE_PER_DECK), Student/Lehrer count W owned, Professor's cheap ascent with VI+ in the Pfad; 10: Student's and Lehrer's cheap ascents want a MENTOR in the Auslage; 11: Foliant draws from 8x W owned (was 6x); 12: Das Fundament at most once per deck (was twice); 13: Gnade removes itself when its ascent is used (was: discarded); 14: lean starters, 38 cards (decks.STARTER_CARDS_V14); 15: the lean starters with T back (decks.STARTER_CARDS_V15); 16: that T without Triumvirat (decks.STARTER_CARDS_V16); 17: Schwert without its fourth Gehorsam (decks.STARTER_CARDS_V17); 18: Zoll discards itself (was: 1x V from the hand, from the Auslage again and again), Triumvirat 1x T and 1x ? (was 2x ?); 19: Foliant delivers 2x W or, from RANG VII on, 2x E (was: 2x W); 20: Schwert's fourth Gehorsam back (decks.STARTER_CARDS_V20); 21: Einspruch only for a player whose turn in the round is still to come, in every starter (decks.STARTER_CARDS_V21); no rule of the engine changed since 13 (21 adds the condition yet_to_move to the card language)
+V = 22  # 3: the second base set (card versions, decks.CURRENT); 4: its balance pass (Kraft, Foliant, Dekan, Triumvirat, …); 5: Triumvirat 2x ?; 6: the reactions that prevent an ascent remove what they pay with; 7: Hammer and Buch at 4 players (Der Zehnt, Zunftbrief, Lehrer); 8: Professor's cheap ascent from the hand only, like Schmied's (Buch at 3 players); 9: one BURG per deck (decks.ONE_PER_DECK), Student/Lehrer count W owned, Professor's cheap ascent with VI+ in the Pfad; 10: Student's and Lehrer's cheap ascents want a MENTOR in the Auslage; 11: Foliant draws from 8x W owned (was 6x); 12: Das Fundament at most once per deck (was twice); 13: Gnade removes itself when its ascent is used (was: discarded); 14: lean starters, 38 cards (decks.STARTER_CARDS_V14); 15: the lean starters with T back (decks.STARTER_CARDS_V15); 16: that T without Triumvirat (decks.STARTER_CARDS_V16); 17: Schwert without its fourth Gehorsam (decks.STARTER_CARDS_V17); 18: Zoll discards itself (was: 1x V from the hand, from the Auslage again and again), Triumvirat 1x T and 1x ? (was 2x ?); 19: Foliant delivers 2x W or, from RANG VII on, 2x E (was: 2x W); 20: Schwert's fourth Gehorsam back (decks.STARTER_CARDS_V20); 21: Einspruch only for a player whose turn in the round is still to come, in every starter (decks.STARTER_CARDS_V21); 22: Stillstand, a game in which no player can ever ascend again ends (games/orden/standstill.py); no other rule of the engine changed since 13 (21 adds the condition yet_to_move to the card language)
 
 
 def v2(st) -> bool:
@@ -417,6 +418,10 @@ def next_turn(ctx):
             if st["rounds_left"] == 0:
                 finish(ctx)
                 return
+        if st.get("v", 1) >= 22 and standstill(st):  # nobody can ever ascend again: the ranks decide
+            ctx.ev(type="standstill")
+            finish(ctx)
+            return
     turn_start(ctx)
 
 

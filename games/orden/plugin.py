@@ -37,6 +37,8 @@ LOG = {
     "descend": ("{who} steigt ab: {card}, RANG {rank}.", "{who} descends: {card}, RANK {rank}."),
     "must_discard": ("{who} muss {n} Karte(n) ablegen.", "{who} must discard {n} card(s)."),
     "end_turn": ("{who} beendet den Zug.", "{who} ends the turn."),
+    "standstill": ("Stillstand: Niemand kann mehr aufsteigen, die erreichten Ränge entscheiden.",
+                   "Standstill: nobody can ascend any more; the ranks reached decide."),
     "end": ("Spielende. {placements}", "Game over. {placements}"),
 }
 TO = {"hand": ("nimmt sie auf die Hand", "takes it into the hand"),

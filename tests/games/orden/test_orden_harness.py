@@ -156,6 +156,27 @@ def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
     assert "STALLED in round 3" in out and "seat 1 (hammer): rank" in out and "round 2: seat" in out
 
 
+def test_the_stall_finder_replays_a_known_finds_paired_games(capsys):
+    import orden_stalls as S
+
+    assert S.main(["--known", "thin-grace:buch", "--first", "6000035", "--games", "1", "--limit", "2",
+                   "--pilot", "heuristic"]) == 2
+    out = capsys.readouterr().out
+    assert "thin-grace at seat 0 (seed 6000035, thin-grace/buch): STALLED" in out
+    assert "thin-grace at seat 1 (seed 6000035, buch/thin-grace): STALLED" in out
+
+
+def test_a_game_at_the_cap_is_reported_with_what_replays_it(capsys, monkeypatch):
+    monkeypatch.setattr(H, "CAP_ROUNDS", 1)
+    run = H.Runner(1, "heuristic")
+    (w, e, _), = run.pairings([("starter:schwert", "starter:buch", [5])])
+    assert e == 0
+    out = capsys.readouterr().out
+    assert out.count("not ended by round 1: seed 5, deck A at seat ") == 2 and "starter:buch" in out
+    H.part_table(run, 1, 40, (3,))
+    assert "not ended by round 1: seed 40, seats schwert/hammer/buch" in capsys.readouterr().out
+
+
 def test_the_climb_trace_names_the_rule_behind_every_rank():
     import orden_climb as C
 

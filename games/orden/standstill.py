@@ -1,0 +1,88 @@
+"""Stillstand: the game ends when no player can ever ascend again (data version 22 on).
+
+The seed ends a game only when a RANG X comes on top (or, as an option, after a fixed number of
+rounds). Cards leave the game for good (Gnade, the Großmeister's prevention, Einspruch remove what
+they pay with), and S comes from no ?: two Großmeisters who have spent every S they had can never
+ascend again, and their game went on until the simulation's 300-round cap (stop 53: 1 of 1,600
+games of found decks). Such a game ends as after the seed's round counter: places by rank reached,
+then the tie-break list.
+
+The test is an upper bound, so it never ends a game that could go on: it ignores every condition
+that could change (who is behind, what lies out), adds up everything a player's cards could ever
+deliver at once, and counts the Außenwelt when a card could fetch from it. Pure; no Django.
+"""
+from __future__ import annotations
+
+from games.orden import rules as R
+from games.orden.schema import PLAIN, RANKS, WILD
+
+
+def _reachable(p, ci) -> list:
+    """The cards a player may still hold some day: all but the Pfad and, unless one of them fetches
+    from there, the Außenwelt."""
+    cards = [R.C[ci[i]] for z in ("hand", "deck", "ablage", "auslage") for i in p[z]]
+    if any(v.kind == "choose" and "aussen" in v.zones for c in cards for a in c.abilities for v in a.verbs):
+        cards += [R.C[ci[i]] for i in p["aussen"]]
+    return cards
+
+
+def _upper(cards, pfad):
+    """What the cards could deliver together at most: per property (a ? counts for every plain one),
+    and in all (S apart, as no ? stands for S); every multiplier any of them or the Pfad knows applied."""
+    factor = {}
+    for c in cards + pfad:
+        for a in c.abilities:
+            for st in a.statics:
+                if st.kind == "multiply":
+                    factor[st.prop] = max(factor.get(st.prop, 1), st.factor)
+    most = max(factor.values(), default=1)
+    per = dict.fromkeys(PLAIN + ("S",), 0)
+    total = 0
+    for c in cards:
+        opts = [dict(d.props) for d in c.liefert]
+        if not opts:
+            continue
+        for q in per:
+            per[q] += max(o.get(q, 0) + (o.get(WILD, 0) if q != "S" else 0) for o in opts) * factor.get(q, 1)
+        total += max(sum(n for q, n in o.items() if q != "S") for o in opts) * most
+    return per, total
+
+
+def _need(ability) -> dict:
+    """The properties an ascending rule asks for at least (paid, or owned beforehand)."""
+    need = {}
+    for cost in ability.costs:
+        for q, n in cost.props:
+            need[q] = need.get(q, 0) + n
+    for cond in ability.conditions:
+        if cond.kind == "possess_props":
+            for q, n in cond.props:
+                need[q] = max(need.get(q, 0), n)
+    return need
+
+
+def may_ascend(state, s) -> bool:
+    """False only if seat ``s`` can never take its next step on the Pfad (its top rank's ascent, or a
+    deck card that ascends), whatever it draws and whatever the others do."""
+    p, ci = state["p"][s], state["ci"]
+    cards = _reachable(p, ci)
+    pfad = [R.C[ci[i]] for i in p["pfad"]]
+    here = R.rank(state, s)
+    rules = [a for c in [pfad[0]] + cards for a in c.abilities if a.ascends]
+    if not rules:
+        return False
+    per, total = _upper(cards, pfad)
+    for a in rules:
+        # a rule for lower ranks only (Das Versprechen: below RANG I) cannot take the player past its rank
+        if any(cond.kind == "rank_below" and RANKS[cond.rank] <= here for cond in a.conditions):
+            continue
+        need = _need(a)
+        if per["S"] >= need.get("S", 0) and all(per[q] >= need.get(q, 0) for q in PLAIN) \
+                and total >= sum(n for q, n in need.items() if q != "S"):
+            return True
+    return False
+
+
+def standstill(state) -> bool:
+    """No player can ever ascend again: the game cannot reach RANG X."""
+    return not any(may_ascend(state, s) for s in range(state["n"]))
