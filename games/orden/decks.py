@@ -177,7 +177,8 @@ STARTER_CARDS_V20 = {**STARTER_CARDS_V17, "schwert": STARTER_CARDS_V16["schwert"
 # 33.3); with this Einspruch in every starter, on the same seeds, 49.7 and 31.5 %, every path within 1 of fair;
 # version 21 on fresh seeds (1,200 games pooled): 50.6 / 32.7 / 21.3 % at 2 / 3 / 4 players.
 STARTER_CARDS_V21 = {path: _with(cards, {"Einspruch": 1}) for path, cards in STARTER_CARDS_V20.items()}
-# Data version 22 keeps these lists (the Stillstand rule, games/orden/standstill.py).
+# Data version 22 keeps these lists (the Stillstand rule, games/orden/standstill.py; Triumvirat, which no starter
+# holds, delivers from RANG VI on).
 
 # each data version deals the newest lists at or below it
 _STARTERS_SINCE = ((21, STARTER_CARDS_V21), (20, STARTER_CARDS_V20), (17, STARTER_CARDS_V17), (16, STARTER_CARDS_V16),

@@ -67,7 +67,9 @@ from games.rng import Rng
 # player won 57.5 / 37.7 % of 2/3-player tables on "20", 49.7 / 31.5 % with the change (seeds 1-600); rules of "19".
 # "22": Stillstand (games/orden/standstill.py): at the end of a round in which no player can ever ascend again
 # (every S spent, and no ? stands for S) the game ends, places by rank and the tie-break list, as after the seed's
-# round counter; 1 of 1,600 games of found decks against Buch ran to the 300-round cap on "21"; cards of "21".
+# round counter; 1 of 1,600 games of found decks against Buch ran to the 300-round cap on "21". Triumvirat 408→508
+# delivers its 1x T and 1x ? only from RANG VI on (still with VI+ in the Pfad): stop 46's lean-hammer-gold, a
+# 38-card Hammer list with it, won 65.2 % against the Buch starter on "21", 52.0 % with the change (same seeds).
 ENGINE_VERSION = "22"
 assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules, the cards and the log
 HAND_START = 7

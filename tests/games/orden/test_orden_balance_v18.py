@@ -24,7 +24,7 @@ PATHS = ("schwert", "hammer", "buch")
 
 def test_new_numbers_and_the_old_ones_retired():
     assert no_of("Zoll") == 236 and no_of("Zoll", 17) == 136
-    assert no_of("Triumvirat") == 408 and no_of("Triumvirat", 17) == 308
+    assert no_of("Triumvirat", 18) == 408 and no_of("Triumvirat", 17) == 308  # 508 from version 22
     assert CS.cards[136].until == CS.cards[308].until == 17 and CS.cards[236].since == CS.cards[408].since == 18
     old, new = CS.cards[136].abilities[0], CS.cards[236].abilities[0]
     assert [c.what for c in old.costs] == ["props"] and [c.what for c in new.costs] == ["self"]
@@ -72,7 +72,7 @@ def test_triumvirat_pays_t_and_one_more_but_not_two_of_another_kind():
     # Schmied's ascent from the hand: 3x V and 2x T with a BURG; Triumvirat pays T and a V or both T
     def can(hand):
         sc = Scenario([{"path": "hammer", "rank": "VI", "plus6": True, "auslage": ["Burg Eisenfels"], "hand": hand,
-                        "deck": FILL}, {"deck": FILL}])
+                        "deck": FILL}, {"deck": FILL}], version=21)  # card 408 (508 from version 22)
         return sc.usable(0, "Schmied", 1)
     assert can(["Triumvirat", "Goldbarren", "Treueschwur"])  # T + ? (V) + V2 + T2
     assert can(["Triumvirat", "Goldbarren", "Silberling"])  # T + ? (as T) + 3x V

@@ -184,10 +184,15 @@ def test_mentor_michael_played_at_rank_v_leaves_at_once():
 
 def test_triumvirat_needs_vi_plus_in_the_pfad_not_on_top():
     card = R.C[no_of("Triumvirat")]
-    sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"]}, OPP])
+    # RANG VII: VI+ lies below the top of the Pfad (from data version 22 the card asks RANG VI besides)
+    sc = Scenario([{"rank": "VII", "plus6": True, "auslage": ["Triumvirat"]}, OPP])
     assert R.deliveries(sc.state, 0, card, "auslage") == [{"?": 1, "T": 1}]  # 3x ? until data version 4, 2x ? until 17
-    sc = Scenario([{"rank": "IV", "auslage": ["Triumvirat"]}, OPP])
+    sc = Scenario([{"rank": "VII", "auslage": ["Triumvirat"]}, OPP])
     assert R.deliveries(sc.state, 0, card, "auslage") == []
+    old = R.C[no_of("Triumvirat", 21)]  # versions 18-21: from any rank
+    sc = Scenario([{"rank": "IV", "plus6": True, "auslage": ["Triumvirat"]}, OPP], version=21)
+    assert R.deliveries(sc.state, 0, old, "auslage") == [{"?": 1, "T": 1}]
+    sc = Scenario([{"rank": "IV", "auslage": ["Triumvirat"]}, OPP])
     # Data version 4 took its AUSSPIELEN+1 (with it, one copy lifted a searched deck from 30 % to
     # 71 % against the Hammer starter: docs/games/orden.md); version 3's card keeps it for old matches.
     assert sc.limits(0)["play"] == 1 and not card.abilities
