@@ -329,6 +329,13 @@ KNOWN_DECKS = (
      D._with(D._without(D.STARTER_CARDS_V17["hammer"], {"Das Versprechen": 1, "Vision": 1, "Gehorsam": 1, "Werkzeug": 2}),
              {"Goldbarren": 1, "Triumvirat": 1, "Zoll": 1})),  # stop 46's lean-hammer-t+m03+m13 (v18's search): 64.5 %
     # against version 17's Hammer starter (200 games); the v17 Hammer starter without IX+, a fourth Goldbarren, no Werkzeug
+    ("thin-hammer-33", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
+                        "Meister", "Hochmeister", "Erzmeister", "Seliger"],
+     D._without(D.STARTER_CARDS_V21["hammer"], {"Gehorsam": 1, "Silberling": 1, "Mysterium der Flamme": 1,
+                                                "Ordensregel": 1, "Meisterin Hedwig": 1, "Goldbarren": 1,
+                                                "Werkzeug": 1, "Auftrag": 1})),  # stop 53's thin:hammer+m02 (v22's
+    # search, --seed 53): 63.7 / 72.2 / 72.5 % against Schwert / Hammer / Buch (400 fresh games each); the v21 Hammer
+    # starter without IX+ and eight cards (33)
 )
 
 
