@@ -64,13 +64,7 @@ def _progress(state, s) -> float:
             continue
         if startable(state, s, top, a, "pfad"):
             return 1.0
-        need = {}
-        for cost in a.costs:
-            for q, n in cost.props:
-                need[q] = need.get(q, 0) + n
-        for cond in a.conditions:
-            for q, n in cond.props:
-                need[q] = max(need.get(q, 0), n)
+        need = R.props_needed(a)
         total = sum(need.values())
         if not total:
             continue

@@ -209,6 +209,19 @@ def holds1(state, s, cond, _depth=0) -> bool:
     raise ValueError(k)
 
 
+def props_needed(ability) -> dict:
+    """The properties a rule asks for at least: what its costs pay, and what its conditions ask to own
+    beforehand (the larger of the two per property; the same cards may serve both)."""
+    need = {}
+    for cost in ability.costs:
+        for q, n in cost.props:
+            need[q] = need.get(q, 0) + n
+    for cond in ability.conditions:
+        for q, n in cond.props:
+            need[q] = max(need.get(q, 0), n)
+    return need
+
+
 def prop_total(state, s, prop, _depth=0) -> int:
     """How much of ``prop`` the Auslage of ``s`` delivers (best option per card, multipliers)."""
     mult = multipliers(state, s, _depth)

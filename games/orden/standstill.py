@@ -48,19 +48,6 @@ def _upper(cards, pfad):
     return per, total
 
 
-def _need(ability) -> dict:
-    """The properties an ascending rule asks for at least (paid, or owned beforehand)."""
-    need = {}
-    for cost in ability.costs:
-        for q, n in cost.props:
-            need[q] = need.get(q, 0) + n
-    for cond in ability.conditions:
-        if cond.kind == "possess_props":
-            for q, n in cond.props:
-                need[q] = max(need.get(q, 0), n)
-    return need
-
-
 def may_ascend(state, s) -> bool:
     """False only if seat ``s`` can never take its next step on the Pfad (its top rank's ascent, or a
     deck card that ascends), whatever it draws and whatever the others do."""
@@ -76,7 +63,7 @@ def may_ascend(state, s) -> bool:
         # a rule for lower ranks only (Das Versprechen: below RANG I) cannot take the player past its rank
         if any(cond.kind == "rank_below" and RANKS[cond.rank] <= here for cond in a.conditions):
             continue
-        need = _need(a)
+        need = R.props_needed(a)
         if per["S"] >= need.get("S", 0) and all(per[q] >= need.get(q, 0) for q in PLAIN) \
                 and total >= sum(n for q, n in need.items() if q != "S"):
             return True

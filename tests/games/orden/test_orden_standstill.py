@@ -6,6 +6,7 @@ with, and no ? stands for S) can never ascend again, and on version 21 their gam
 the round, places by rank and the tie-break list, as after the seed's round counter. The test is an upper bound:
 a single S a player could still draw keeps the game going."""
 from orden_scenario import Scenario
+from test_orden_reactions import actor
 
 from games.orden.lookahead import LONG_GAME, lookahead_bot
 from games.orden.plugin import PLUGIN
@@ -81,15 +82,10 @@ def test_the_log_says_why_the_game_ended():
     assert PLUGIN.describe(event, {}, "en").startswith("Standstill: nobody can ascend any more")
 
 
-def ascent_ready():
-    return {"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut"],
-            "deck": ["Demut"] * 10}
-
-
 def test_the_pilot_tries_an_ascent_first_in_a_long_game():
     # a found Schwert deck at IX spent its action on a Kraft contest for 200 rounds instead of an ascent that a
     # rival's Einspruch would have prevented once (stop 53); past LONG_GAME the ascent comes first
-    sc = Scenario([ascent_ready(), spent()])
+    sc = Scenario([actor(), spent()])  # Knappe's ascent ready (the reaction tests' actor)
     sc.state["round"] = LONG_GAME + 1
     action = lookahead_bot(sc.state, 0, Rng(3))
     assert action["type"] == "activate" and sc._names([action["card"]]) == ["Knappe"]
