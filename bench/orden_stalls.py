@@ -32,7 +32,9 @@ def name(state, iid) -> str:
 
 def said(state, seat, action) -> str:
     bits = [f"seat {seat}", action["type"]]
-    if "card" in action:
+    if action["type"] == "choose":  # a choice names a card by its number (legal.choose_options), not an instance
+        bits.append(card(action["card"]).name.de)
+    elif "card" in action:
         bits.append(name(state, action["card"]))
     if "ability" in action:
         bits.append(f"rule {action['ability']}")
