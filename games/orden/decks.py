@@ -181,19 +181,19 @@ STARTER_CARDS_V21 = {path: _with(cards, {"Einspruch": 1}) for path, cards in STA
 # holds, delivers from RANG VI on).
 
 
-# Data version 23: thin starters (32 / 34 / 34 cards, IX+ kept). On version 22 the harness's search found the Hammer
+# Data version 23: thin starters (31 / 35 / 34 cards, IX+ kept). On version 22 the harness's search found the Hammer
 # starter without IX+ and eight cards ("thin-hammer-33", 33 cards): 63.7-72.5 % against every starter; the Buch starter
 # with the same kind of cut won 73.0 % against its own list. The starters were too thick, not one card too strong.
-# Each drops a Gehorsam, Mysterium der Flamme, Ordensregel and path cards. Schwert drops its MENTOR and six more:
-# with the same cut as the others it won 21.0 % of 4-player tables (seeds 20001-20300), with its MENTOR back 17.0,
-# thinner (a Kraft and Kampfgefährte out too) 29.7 with Hammer keeping a Goldbarren (37.3 / 33.0 for Hammer and Buch).
+# Each drops a Gehorsam, Mysterium der Flamme, Ordensregel and path cards. A thinner deck is a stronger one, so the
+# paths' cuts differ: with Schwert at 32 cards and Hammer at 34 (Auftrag out too) Schwert won 26.0 % and Hammer 39.6 %
+# of 3-player tables (1,200 games); this cut, on 600 other seeds: 33.3 / 30.8 / 35.8 %.
 _THIN_COMMON = {"Gehorsam": 1, "Mysterium der Flamme": 1, "Ordensregel": 1}
 STARTER_CARDS_V23 = {
     "schwert": _without(STARTER_CARDS_V21["schwert"], {**_THIN_COMMON, "Anwerber Alfred": 1, "Kraft": 1,
                                                        "Mächtige Statur": 1, "Waffenübung": 1, "Turnier": 1,
-                                                       "Kampfgefährte": 1}),
+                                                       "Kampfgefährte": 1, "Ruf zu den Waffen": 1}),
     "hammer": _without(STARTER_CARDS_V21["hammer"], {**_THIN_COMMON, "Meisterin Hedwig": 1, "Silberling": 1,
-                                                     "Werkzeug": 1, "Auftrag": 1}),
+                                                     "Werkzeug": 1}),
     "buch": _without(STARTER_CARDS_V21["buch"], {**_THIN_COMMON, "Bibliothekarin Berta": 1, "Schriftrolle": 1,
                                                  "Foliant": 1, "Studium": 1, "Recherche": 1}),
 }

@@ -70,7 +70,7 @@ from games.rng import Rng
 # round counter; 1 of 1,600 games of found decks against Buch ran to the 300-round cap on "21". Triumvirat 408→508
 # delivers its 1x T and 1x ? only from RANG VI on (still with VI+ in the Pfad): stop 46's lean-hammer-gold, a
 # 38-card Hammer list with it, won 65.2 % against the Buch starter on "21", 52.0 % with the change (same seeds).
-# "23": thin starters (decks.STARTER_CARDS_V23, 32 / 34 / 34 cards, IX+ kept): each drops a Gehorsam, Mysterium der
+# "23": thin starters (decks.STARTER_CARDS_V23, 31 / 35 / 34 cards, IX+ kept): each drops a Gehorsam, Mysterium der
 # Flamme, Ordensregel and path cards. On "22" the search's find was the Hammer starter without IX+ and eight cards
 # (33): 63.7-72.5 % against every starter; the cards and rules of "22".
 ENGINE_VERSION = "23"

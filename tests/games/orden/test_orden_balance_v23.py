@@ -3,8 +3,8 @@
 On version 22 the harness's search found the Hammer starter without IX+ and eight cards ("thin-hammer-33",
 33 cards): 63.7 / 72.2 / 72.5 % against the Schwert / Hammer / Buch starters, and the Buch starter with the same
 kind of cut won 73.0 % against its own list. The starters were too thick, not one card too strong. Version 23
-deals every starter without a Gehorsam, Mysterium der Flamme, Ordensregel and path cards (Schwert six with its
-MENTOR, Hammer and Buch four or five), IX+ kept. The cards and rules are those of version 22, and matches of
+deals every starter without a Gehorsam, Mysterium der Flamme, Ordensregel and path cards (Schwert seven with its
+MENTOR, Hammer three, Buch five), IX+ kept. The cards and rules are those of version 22, and matches of
 version 22 keep their starters."""
 from collections import Counter
 
@@ -17,8 +17,8 @@ PATHS = ("schwert", "hammer", "buch")
 COMMON_CUT = Counter({"Gehorsam": 1, "Mysterium der Flamme": 1, "Ordensregel": 1})
 CUT = {
     "schwert": COMMON_CUT + Counter({"Anwerber Alfred": 1, "Kraft": 1, "Mächtige Statur": 1, "Waffenübung": 1,
-                                     "Turnier": 1, "Kampfgefährte": 1}),
-    "hammer": COMMON_CUT + Counter({"Meisterin Hedwig": 1, "Silberling": 1, "Werkzeug": 1, "Auftrag": 1}),
+                                     "Turnier": 1, "Kampfgefährte": 1, "Ruf zu den Waffen": 1}),
+    "hammer": COMMON_CUT + Counter({"Meisterin Hedwig": 1, "Silberling": 1, "Werkzeug": 1}),
     "buch": COMMON_CUT + Counter({"Bibliothekarin Berta": 1, "Schriftrolle": 1, "Foliant": 1, "Studium": 1,
                                   "Recherche": 1}),
 }
@@ -33,12 +33,12 @@ def test_every_starter_loses_its_cut_and_gains_nothing():
         assert names(path, 22) - names(path, 23) == CUT[path], path
         assert names(path, 23) - names(path, 22) == Counter(), path
     sizes = {p: len(D.resolve(f"starter:{p}", 23)["cards"]) for p in PATHS}
-    assert sizes == {"schwert": 32, "hammer": 34, "buch": 34}
+    assert sizes == {"schwert": 31, "hammer": 35, "buch": 34}
 
 
 def test_what_every_starter_keeps():
     # IX+ and VI+ stay in the Pfad; the seat-order Einspruch, the path's BURG and second MENTOR stay in the deck
-    keeps = {"schwert": ("Burg Falkenstein", "Ruf zu den Waffen"), "hammer": ("Burg Eisenfels", "Zunftmeister Konrad"),
+    keeps = {"schwert": ("Burg Falkenstein", "Kraft"), "hammer": ("Burg Eisenfels", "Zunftmeister Konrad"),
              "buch": ("Klosterburg", "Magister Gregor")}
     for path in PATHS:
         deck = D.starter(path, 23)
@@ -60,6 +60,6 @@ def test_version_22_matches_keep_their_starters():
     old = PLUGIN.setup_recorded("22", 3, {}, 5, decks)
     new = PLUGIN.setup_recorded("23", 3, {}, 5, decks)
     assert old["v"] == 22 and new["v"] == 23
-    assert len(old["ci"]) - len(new["ci"]) == 9 + 7 + 8
+    assert len(old["ci"]) - len(new["ci"]) == 10 + 6 + 8
     geh = D.current_no("Gehorsam", 23)
     assert old["ci"].count(geh) - new["ci"].count(geh) == 3
