@@ -336,6 +336,11 @@ KNOWN_DECKS = (
                                                 "Werkzeug": 1, "Auftrag": 1})),  # stop 53's thin:hammer+m02 (v22's
     # search, --seed 53): 63.7 / 72.2 / 72.5 % against Schwert / Hammer / Buch (400 fresh games each); the v21 Hammer
     # starter without IX+ and eight cards (33)
+    ("hammer-vi-werkzeug", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Meister",
+                            "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
+     D._with(D._without(D.STARTER_CARDS_V23["hammer"], {"Einspruch": 1, "Der Beginn des Weges": 1}),
+             {"Werkzeug": 1})),  # stop 54's starter:hammer-VI++m02+m13 (v23's search, --seed 55): 58.0 / 56.0 / 54.2 %
+    # against Schwert / Hammer / Buch (200 / 200 / 400 fresh games); the v23 Hammer starter without VI+ (34 cards)
 )
 
 
