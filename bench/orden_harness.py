@@ -384,7 +384,7 @@ def starts(rng, randoms):
             out.append((f"walk:{p}:{k}", d))
         # thinned starters: without IX+ by 2-6 and 6-10 cards, with it by 2-6 (stop 53's find was the first kind)
         for k, ranks, cut in ((0, ("IX+",), 2), (1, (), 2), (2, ("IX+",), 6)):
-            d = drop(base, ranks) if ranks else base
+            d = drop(base, ranks)
             out.append((f"thin:{p}" + (f":{k}" if k else ""), thinned(d, rng, len(d["cards"]) - cut - rng.below(5))))
     for k in range(randoms):
         out.append((f"random:{k}", random_deck(rng)))

@@ -37,7 +37,8 @@ def test_every_starter_loses_its_cut_and_gains_nothing():
 
 
 def test_what_every_starter_keeps():
-    # IX+ and VI+ stay in the Pfad; the seat-order Einspruch, the path's BURG and second MENTOR stay in the deck
+    # IX+ and VI+ stay in the Pfad; the seat-order Einspruch, both Gnade, the path's BURG and its remaining MENTOR
+    # (Schwert has none left: its Kraft) stay in the deck
     keeps = {"schwert": ("Burg Falkenstein", "Kraft"), "hammer": ("Burg Eisenfels", "Zunftmeister Konrad"),
              "buch": ("Klosterburg", "Magister Gregor")}
     for path in PATHS:
