@@ -163,7 +163,7 @@ def test_deck_validation():
     with pytest.raises(decks.DeckError):  # a rank missing
         decks.validate({"pfad": d["pfad"][1:], "cards": d["cards"]})
     with pytest.raises(decks.DeckError) as e:  # more copies than the base set has
-        decks.validate({"pfad": d["pfad"], "cards": d["cards"] + [no_of("Kraft")] * 2})
+        decks.validate({"pfad": d["pfad"], "cards": d["cards"] + [no_of("Kraft")] * 3})  # 2 in the starter, 4 in the set
     assert "Kraft" in e.value.de
     with pytest.raises(decks.DeckError):  # rank card in the Nachziehstapel
         decks.validate({"pfad": d["pfad"], "cards": d["cards"] + [no_of("Herzog")]})
