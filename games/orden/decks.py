@@ -7,7 +7,7 @@ from games.orden.schema import OPTIONAL_RANKS, RANKS
 
 # the data version of new matches and decks (effects.V: the engine's rules version; cards
 # carry the versions they belong to, schema.Card.since/until)
-CURRENT = 24
+CURRENT = 25
 
 
 # "Alle Spieler ziehen 7 Karten vom Nachziehstapel auf die Hand": a smaller Nachziehstapel cannot
@@ -203,6 +203,7 @@ STARTER_CARDS_V23 = {
 # version 23 29.2 / 37.8 / 33.0; this cut 30.8 / 33.0 / 36.2; Hammer's second Werkzeug back 29.8 / 29.5 / 40.8; a
 # Mächtige Statur out instead 27.5 / 32.2 / 40.2; Turnier for a Waffenübung 26.8 / 40.8 / 32.5.
 STARTER_CARDS_V24 = {**STARTER_CARDS_V23, "schwert": _without(STARTER_CARDS_V23["schwert"], {"Kraft": 1})}
+# Data version 25 keeps these lists; its Einspruch (575, by name) is for the next seat to move only.
 
 # each data version deals the newest lists at or below it
 _STARTERS_SINCE = ((24, STARTER_CARDS_V24), (23, STARTER_CARDS_V23), (21, STARTER_CARDS_V21), (20, STARTER_CARDS_V20),

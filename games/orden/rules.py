@@ -192,6 +192,9 @@ def holds1(state, s, cond, _depth=0) -> bool:
     if k == "yet_to_move":  # seat s comes after the current seat in this round's order (start player first)
         n, st = state["n"], state["start"]
         return (s - st) % n > (state["cur"] - st) % n
+    if k == "next_to_move":  # seat s moves right after the current seat in this round (the round's last seat: nobody)
+        n, st = state["n"], state["start"]
+        return (s - st) % n == (state["cur"] - st) % n + 1
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
         if _depth > 2:
             return False

@@ -54,7 +54,8 @@ class Selector:
 
 @dataclass(frozen=True)
 class Condition:
-    # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | yet_to_move | stronger
+    # rank_at_least | rank_below | rank_in_pfad | possess | possess_props | lacks | behind | yet_to_move | next_to_move
+    # | stronger
     kind: str
     rank: str | None = None
     select: Selector | None = None
@@ -237,7 +238,8 @@ class _P:
             return Condition(k, select=self.selector(v, p))
         if k == "possess_props":
             return Condition(k, props=self.props(v, p))
-        if k in ("behind", "yet_to_move"):  # an opponent ranks higher / your turn in this round is still to come
+        # an opponent ranks higher / your turn in this round is still to come / you are the next seat to move
+        if k in ("behind", "yet_to_move", "next_to_move"):
             if v is not True:
                 self.fail(p, "expected true")
             return Condition(k)

@@ -109,6 +109,9 @@ def condition(c, lang) -> str:
         return "ein Mitspieler einen höheren Rang hat als Du" if de else "an opponent ranks above you"
     if k == "yet_to_move":
         return "Du in dieser Runde noch nicht am Zug warst" if de else "you have not had your turn in this round yet"
+    if k == "next_to_move":
+        return ("Du in dieser Runde als Nächster am Zug bist" if de
+                else "you are the next to take your turn in this round")
     if k == "stronger":
         return (f"Du mehr {c.prop} besitzt als jeder Mitspieler" if de
                 else f"you own more {c.prop} than every opponent")

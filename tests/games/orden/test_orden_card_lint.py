@@ -25,7 +25,7 @@ VERB_FIELDS = {"draw": ("n",), "ascend": ("n",), "descend": ("n", "who"), "choos
                "prevent": (), "discard_self": (), "remove_self": ()}
 COND_FIELDS = {"rank_at_least": ("rank",), "rank_below": ("rank",), "rank_in_pfad": ("rank",),
                "possess": ("select", "count"), "lacks": ("select",), "possess_props": ("props",), "behind": (), "yet_to_move": (),
-               "stronger": ("prop",)}
+               "next_to_move": (), "stronger": ("prop",)}
 STATIC_FIELDS = {"limit": ("limit", "plus"), "opp_limit": ("limit", "plus"), "ban": ("select",),
                  "multiply": ("prop", "factor")}
 DOMAIN = {"who": WHO, "to": ("hand", "play", "play_now"), "limit": LIMITS, "src": FORCE_ZONES, "weaker": PLAIN,
