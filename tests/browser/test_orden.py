@@ -167,12 +167,13 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
     join_with_deck(pages[1], url, "starter:buch", starts=False)
     join_with_deck(pages[2], url, "starter:hammer", starts=True)
     match = Match.objects.get()
-    # The position: seat 0 can ascend with Knappe; seat 1 holds no reaction; seat 2 holds Einspruch.
+    # The position: seat 0 can ascend with Knappe; seat 1 holds no reaction; seat 2 holds Bestechung and 3x V
+    # (open to every seat; Einspruch is only for the next seat to move since data version 25).
     sc = Scenario([
         {"path": "schwert", "rank": "IV", "hand": ["Mächtige Statur", "Mächtige Statur", "Kraft", "Demut"],
          "deck": ["Demut"] * 10},
         {"path": "buch", "rank": "I", "hand": ["Schriftrolle"] * 3, "deck": ["Demut"] * 10},
-        {"path": "hammer", "rank": "IV", "hand": ["Einspruch", "Treueschwur", "Treueschwur", "Silberling"],
+        {"path": "hammer", "rank": "IV", "hand": ["Bestechung", "Goldbarren", "Silberling", "Treueschwur"],
          "deck": ["Demut"] * 10},
     ])
     Match.objects.filter(pk=match.pk).update(state=sc.state, to_move=[0])
@@ -193,13 +194,13 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
     act(pages, page_of[1], lambda a: a == {"type": "decline"})
     assert state()["pend"]["asked"] == 2
     assert page_of[2].locator(".ord-pending").count() == 1 and mover(pages) is page_of[2]
-    einspruch = next(i for i in state()["p"][2]["hand"] if state()["ci"][i] == no_of("Einspruch"))
-    act(pages, page_of[2], lambda a: a["type"] == "react" and a["card"] == einspruch)
+    bribe = next(i for i in state()["p"][2]["hand"] if state()["ci"][i] == no_of("Bestechung"))
+    act(pages, page_of[2], lambda a: a["type"] == "react" and a["card"] == bribe)
     while any(a["type"] == "pay" for a in offered(page_of[2])):
         act(pages, page_of[2], lambda a: a["type"] == "pay")
     s = state()
     assert R.rank(s, 0) == 4.0  # prevented: still rank IV
-    assert [s["ci"][i] for i in s["p"][2]["aussen"]] == [no_of("Einspruch")]  # removed (data version 6)
+    assert [s["ci"][i] for i in s["p"][2]["aussen"]] == [no_of("Bestechung")]  # removed (data version 6)
     assert "Knappe|1" in s["t"]["blocked"]
     page_of[0].reload()
     assert "verhindert" in page_of[0].content()
