@@ -207,8 +207,8 @@ STARTER_CARDS_V24 = {**STARTER_CARDS_V23, "schwert": _without(STARTER_CARDS_V23[
 
 # each data version deals the newest lists at or below it
 _STARTERS_SINCE = ((24, STARTER_CARDS_V24), (23, STARTER_CARDS_V23), (21, STARTER_CARDS_V21), (20, STARTER_CARDS_V20),
-                   (17, STARTER_CARDS_V17), (16, STARTER_CARDS_V16), (15, STARTER_CARDS_V15), (14, STARTER_CARDS_V14), (3, STARTER_CARDS),
-                   (0, STARTER_CARDS_V2))
+                   (17, STARTER_CARDS_V17), (16, STARTER_CARDS_V16), (15, STARTER_CARDS_V15), (14, STARTER_CARDS_V14),
+                   (3, STARTER_CARDS), (0, STARTER_CARDS_V2))
 
 STARTER_NAMES = {"schwert": ("Pfad des Schwertes", "Path of the Sword"),
                  "hammer": ("Pfad des Hammers", "Path of the Hammer"),

@@ -189,12 +189,12 @@ def holds1(state, s, cond, _depth=0) -> bool:
             if o != s and RV[ci[pl[o]["pfad"][0]]] > r:
                 return True
         return False
-    if k == "yet_to_move":  # seat s comes after the current seat in this round's order (start player first)
+    if k in ("yet_to_move", "next_to_move"):
+        # how many turns after the current seat seat s moves in this round (start player first): yet_to_move any,
+        # next_to_move exactly one (after the round's last seat nobody is next)
         n, st = state["n"], state["start"]
-        return (s - st) % n > (state["cur"] - st) % n
-    if k == "next_to_move":  # seat s moves right after the current seat in this round (the round's last seat: nobody)
-        n, st = state["n"], state["start"]
-        return (s - st) % n == (state["cur"] - st) % n + 1
+        ahead = (s - st) % n - (state["cur"] - st) % n
+        return ahead > 0 if k == "yet_to_move" else ahead == 1
     if k == "stronger":  # a contest: the Auslagen compared, multipliers counted
         if _depth > 2:
             return False
