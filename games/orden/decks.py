@@ -285,6 +285,26 @@ def resolve(spec, v=CURRENT) -> dict:
     return validate(spec, v)
 
 
+def with_current_versions(deck: dict) -> tuple[dict, list]:
+    """A saved deck with every old card version replaced by the current card of the same name, and the
+    names replaced (each once). A card renumbered since the deck was saved (its rules changed) is played
+    as it is now rather than refusing the deck; a card with no current version stays, and validate()
+    refuses it clearly."""
+    cs = cardset().cards
+    replaced = []
+
+    def now(no):
+        c = cs.get(no) if isinstance(no, int) and not isinstance(no, bool) else None
+        if c is None or c.in_version(CURRENT) or not any(o.in_version(CURRENT) for o in cardset().by_name[c.name.de]):
+            return no
+        if c.name not in replaced:
+            replaced.append(c.name)
+        return current_no(c.name.de)
+    if not isinstance(deck, dict) or not {"pfad", "cards"} <= set(deck):
+        return deck, []
+    return {**deck, "pfad": [now(no) for no in deck["pfad"]], "cards": [now(no) for no in deck["cards"]]}, replaced
+
+
 def playable(spec) -> dict:
     """resolve() plus what a deck needs to be played at all (saving, joining, signing up). Setting
     up a match uses resolve() alone: a match started before this rule still replays."""

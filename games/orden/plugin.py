@@ -83,7 +83,8 @@ class OrdenPlugin(Plugin):
                 raise BadOptions("Saved decks are not available here.",
                                  "Gespeicherte Decks sind hier nicht verfügbar.")
             try:
-                return {"deck": decks.playable(self.deck_source.resolve(deck, user_id))}
+                saved, _ = decks.with_current_versions(self.deck_source.resolve(deck, user_id))
+                return {"deck": decks.playable(saved)}
             except decks.DeckError as e:
                 raise BadOptions(e.en, e.de) from None
         return super().clean_choices(raw, user_id)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.oneline import one_line
 from games.orden.catalog import cardset
-from games.orden.decks import CURRENT, current_no
+from games.orden.decks import CURRENT, with_current_versions
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 from games.orden.text import WAPPEN_NAMES
 
@@ -53,15 +53,13 @@ class DeckForm(forms.Form):
     @staticmethod
     def initial_for(name: str, deck: dict) -> dict:
         cs = cardset().cards
-
-        def now(no):  # a deck saved with an old card version opens with the current one
-            return no if cs[no].in_version(CURRENT) else current_no(cs[no].name.de)
+        deck, _ = with_current_versions(deck)  # a deck saved with an old card version opens with the current one
         initial = {"name": name}
         for no in deck["pfad"]:
-            initial[f"rank_{cs[no].rank}"] = str(now(no))
+            initial[f"rank_{cs[no].rank}"] = str(no)
         for label in OPTIONAL_RANKS:
             initial.setdefault(f"rank_{label}", LEAVE_OUT)
-        for no in map(now, deck["cards"]):
+        for no in deck["cards"]:
             initial[f"n_{no}"] = initial.get(f"n_{no}", 0) + 1
         return initial
 

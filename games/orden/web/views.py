@@ -36,9 +36,17 @@ def deck_list(request):
     rows = list(SavedDeck.objects.filter(owner=request.user).only("id", "name", "pfad", "cards", "updated_at"))
     starters = [{"path": p, "name": de if _lang() == "de" else en} for p, (de, en) in decks.STARTER_NAMES.items()]
     return render(request, "orden_web/deck_list.html", {
-        "decks": [{"deck": d, "size": len(d.cards), "path": decks.path_of(d.deck),
-                   "path_name": _path_name(decks.path_of(d.deck)), "problem": _problem(d.deck)} for d in rows],
+        "decks": [_row(d) for d in rows],
         "starters": starters})
+
+
+def _row(saved) -> dict:
+    # a card renumbered since the deck was saved is played in its current version (decks.with_current_versions)
+    deck, replaced = decks.with_current_versions(saved.deck)
+    lang = _lang()
+    return {"deck": saved, "size": len(deck["cards"]), "path": decks.path_of(deck),
+            "path_name": _path_name(decks.path_of(deck)), "problem": _problem(deck),
+            "updated_cards": ", ".join(n.de if lang == "de" else n.en for n in replaced)}
 
 
 def _problem(deck: dict) -> str:

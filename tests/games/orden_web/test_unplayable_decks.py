@@ -99,3 +99,33 @@ def test_joining_with_an_unplayable_saved_deck_is_refused_clearly(make_user):
     good = services.copy_starter(guest, "buch")
     r = api.post(f"/api/invitations/{inv.pk}/join/", {"choices": {"deck": f"deck:{good.pk}"}}, format="json")
     assert r.status_code == 200 and r.json()["match"]
+
+
+def test_a_deck_saved_before_a_cards_renumbering_joins_with_the_current_card(make_user):
+    """Einspruch became 575 in data version 25; a deck saved holding 475 plays 575 (the player is told in
+    the deck list) instead of being refused at join."""
+    host, guest = make_user("host2"), make_user("guest2")
+    starter = decks.starter("buch")
+    new_no = decks.current_no("Einspruch")
+    assert new_no in starter["cards"]
+    old_cards = [475 if no == new_no else no for no in starter["cards"]]
+    saved = SavedDeck.objects.create(owner=guest, name="Vor Version 25", pfad=starter["pfad"], cards=old_cards)
+    with pytest.raises(decks.DeckError, match="old version"):  # the list itself is not a current deck
+        decks.playable(saved.deck)
+    inv = lobby.create_invitation(host, game="orden", players=2, choices={"deck": "starter:schwert"})
+    api = APIClient()
+    api.force_authenticate(guest)
+    r = api.post(f"/api/invitations/{inv.pk}/join/", {"choices": {"deck": f"deck:{saved.pk}"}}, format="json")
+    assert r.status_code == 200, r.content
+    seat = Invitation.objects.get(pk=inv.pk).entries.get(user=guest)
+    assert seat.choices["deck"]["cards"] == sorted(starter["cards"]) and 475 not in seat.choices["deck"]["cards"]
+    client = Client()
+    client.force_login(guest)
+    page = client.get("/orden/decks/").content.decode()
+    assert "Plays with the current rules of: Objection." in page and "Cannot be played:" not in page
+    guest.profile.language = "de"
+    guest.profile.save(update_fields=["language"])
+    assert "Spielt mit den aktuellen Regeln von: Einspruch." in client.get("/orden/decks/").content.decode()
+    # the editor opens it with the current card, so saving it again mends the list
+    form = client.get(f"/orden/decks/{saved.pk}/").context["form"]
+    assert form.initial[f"n_{new_no}"] == 1 and "n_475" not in form.initial
