@@ -26,26 +26,40 @@ def _reachable(p, ci) -> list:
     return cards
 
 
+def _card_upper(c) -> tuple:
+    """One card's part of _upper, from its data alone: its multipliers, per property the most it
+    delivers (a ? counts for every plain one) and the most in all (S apart). Cached by card number:
+    the test runs at every round's end and the cards never change."""
+    got = _CARD_UPPER.get(c.no)
+    if got is None:
+        factors = tuple((st.prop, st.factor) for a in c.abilities for st in a.statics if st.kind == "multiply")
+        opts = [dict(d.props) for d in c.liefert]
+        per = {q: max(o.get(q, 0) + (o.get(WILD, 0) if q != "S" else 0) for o in opts) if opts else 0
+               for q in PLAIN + ("S",)}
+        total = max(sum(n for q, n in o.items() if q != "S") for o in opts) if opts else 0
+        got = _CARD_UPPER[c.no] = (factors, per, total)
+    return got
+
+
+_CARD_UPPER: dict = {}
+
+
 def _upper(cards, pfad):
     """What the cards could deliver together at most: per property (a ? counts for every plain one),
     and in all (S apart, as no ? stands for S); every multiplier any of them or the Pfad knows applied."""
     factor = {}
     for c in cards + pfad:
-        for a in c.abilities:
-            for st in a.statics:
-                if st.kind == "multiply":
-                    factor[st.prop] = max(factor.get(st.prop, 1), st.factor)
+        for prop, f in _card_upper(c)[0]:
+            factor[prop] = max(factor.get(prop, 1), f)
     most = max(factor.values(), default=1)
     per = dict.fromkeys(PLAIN + ("S",), 0)
     total = 0
     for c in cards:
-        opts = [dict(d.props) for d in c.liefert]
-        if not opts:
-            continue
-        for q in per:
-            per[q] += max(o.get(q, 0) + (o.get(WILD, 0) if q != "S" else 0) for o in opts) * factor.get(q, 1)
-        total += max(sum(n for q, n in o.items() if q != "S") for o in opts) * most
-    return per, total
+        _, card_per, card_total = _card_upper(c)
+        for q, n in card_per.items():
+            per[q] += n
+        total += card_total
+    return {q: n * factor.get(q, 1) for q, n in per.items()}, total * most
 
 
 def may_ascend(state, s) -> bool:
