@@ -290,13 +290,13 @@ def with_current_versions(deck: dict) -> tuple[dict, list]:
     names replaced (each once). A card renumbered since the deck was saved (its rules changed) is played
     as it is now rather than refusing the deck; a card with no current version stays, and validate()
     refuses it clearly."""
-    cs = cardset().cards
+    cat = cardset()
     replaced = []
 
     def now(no):
-        c = cs.get(no) if isinstance(no, int) and not isinstance(no, bool) else None
-        if c is None or c.in_version(CURRENT) or not any(o.in_version(CURRENT) for o in cardset().by_name[c.name.de]):
-            return no
+        c = cat.cards.get(no) if isinstance(no, int) and not isinstance(no, bool) else None
+        if c is None or c.in_version(CURRENT) or not any(o.in_version(CURRENT) for o in cat.by_name[c.name.de]):
+            return no  # current, unknown or retired without a successor: validate() says what is wrong
         if c.name not in replaced:
             replaced.append(c.name)
         return current_no(c.name.de)

@@ -26,6 +26,9 @@ def _reachable(p, ci) -> list:
     return cards
 
 
+_CARD_UPPER: dict = {}  # card number -> _card_upper(card)
+
+
 def _card_upper(c) -> tuple:
     """One card's part of _upper, from its data alone: its multipliers, per property the most it
     delivers (a ? counts for every plain one) and the most in all (S apart). Cached by card number:
@@ -39,9 +42,6 @@ def _card_upper(c) -> tuple:
         total = max(sum(n for q, n in o.items() if q != "S") for o in opts) if opts else 0
         got = _CARD_UPPER[c.no] = (factors, per, total)
     return got
-
-
-_CARD_UPPER: dict = {}
 
 
 def _upper(cards, pfad):
