@@ -295,11 +295,14 @@ def with_current_versions(deck: dict) -> tuple[dict, list]:
 
     def now(no):
         c = cat.cards.get(no) if isinstance(no, int) and not isinstance(no, bool) else None
-        if c is None or c.in_version(CURRENT) or not any(o.in_version(CURRENT) for o in cat.by_name[c.name.de]):
-            return no  # current, unknown or retired without a successor: validate() says what is wrong
+        if c is None or c.in_version(CURRENT):
+            return no
+        cur = next((o.no for o in cat.by_name[c.name.de] if o.in_version(CURRENT)), None)
+        if cur is None:
+            return no  # retired without a successor: validate() says so
         if c.name not in replaced:
             replaced.append(c.name)
-        return current_no(c.name.de)
+        return cur
     if not isinstance(deck, dict) or not {"pfad", "cards"} <= set(deck):
         return deck, []
     return {**deck, "pfad": [now(no) for no in deck["pfad"]], "cards": [now(no) for no in deck["cards"]]}, replaced

@@ -44,8 +44,9 @@ def _row(saved) -> dict:
     # a card renumbered since the deck was saved is played in its current version (decks.with_current_versions)
     deck, replaced = decks.with_current_versions(saved.deck)
     lang = _lang()
-    return {"deck": saved, "size": len(deck["cards"]), "path": decks.path_of(deck),
-            "path_name": _path_name(decks.path_of(deck)), "problem": _problem(deck),
+    path = decks.path_of(deck)
+    return {"deck": saved, "size": len(deck["cards"]), "path": path, "path_name": _path_name(path),
+            "problem": _problem(deck),
             "updated_cards": ", ".join(n.de if lang == "de" else n.en for n in replaced)}
 
 
