@@ -68,5 +68,5 @@ test: install browser nginx
 	bash .ci/test-suite
 
 messages: install
-	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=bench --ignore=var
-	$(PY) locale/tools/translate_de.py
+	$(PY) manage.py makemessages -l de --no-location --no-obsolete --ignore=.venv --ignore=tests --ignore=bench --ignore=var
+	$(PY) locale/tools/check_de.py
