@@ -367,8 +367,9 @@ class Plugin:
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
         """Extra, pre-computed context for ``board_template`` (templates use only Django's
         built-in tags and filters, so shape the data here). Two keys the table reads itself:
-        ``seat_summaries`` (one short line per seat, in seat order) and ``seat_details``
-        (per seat, a list of ``{"label", "value"}`` pairs); see docs/writing-a-game.md. A key
+        ``seat_summaries`` (one short line per seat, in seat order: the players strip) and
+        ``seat_details`` (per seat, a list of short lines shown on demand); see
+        docs/writing-a-game.md. A key
         the platform's own context already has (``match``, ``version``, ``act_url``, …) is
         dropped with a warning: the board cannot overwrite it."""
         return {}
