@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from orden_balance import PATHS, describe, engine_time, mutate, pool, rank_versions  # noqa: E402
 
 from games.orden import decks as D  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.catalog import cardset  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.orden.legal import legal  # noqa: E402

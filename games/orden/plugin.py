@@ -5,10 +5,11 @@ from games.base import IllegalAction, Plugin, Step
 from games.orden import decks
 from games.orden import effects as E
 from games.orden import rules as R
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.orden.effects import copy_state, tiebreak_key
 from games.orden.engine import ENGINE
-from games.orden.text import card_text
+from games.orden.hidden import resample_hidden
+from games.orden.text import SOURCE, TO, card_text
 from games.textnum import is_small_int
 
 LOG = {
@@ -41,10 +42,6 @@ LOG = {
                    "Standstill: nobody can ascend any more; the ranks reached decide."),
     "end": ("Spielende. {placements}", "Game over. {placements}"),
 }
-TO = {"hand": ("nimmt sie auf die Hand", "takes it into the hand"),
-      "play": ("spielt sie aus", "plays it"), "play_now": ("spielt sie sofort aus", "plays it at once")}
-SOURCE = {"deck": ("Nachziehstapel", "draw pile"), "ablage": ("Ablage", "discard pile"),
-          "auslage": ("Auslage", "display"), "hand": ("Hand", "hand"), "aussen": ("Außenwelt", "outside world")}
 
 
 def card_name(no, lang) -> str:
@@ -145,21 +142,7 @@ class OrdenPlugin(Plugin):
 
     # -- hidden information ---------------------------------------------------------------
     def resample_hidden(self, state, seat, rng):
-        st = copy_state(state)
-        if seat is not None:
-            p = st["p"][seat]
-            fixed = set(p["known"])
-            if st["res"] is not None and st["res"]["seat"] == seat:
-                fixed |= set(st["res"]["picked"])
-            free = [i for i in p["hand"] if i not in fixed]
-            pool = free + p["deck"]
-            rng.shuffle(pool)
-            p["hand"] = [i for i in p["hand"] if i in fixed] + pool[:len(free)]
-            p["deck"] = pool[len(free):]
-        for p in st["p"]:
-            rng.shuffle(p["deck"])  # nobody knows any deck's order
-        st["rng"] = rng.next64()
-        return st
+        return resample_hidden(state, seat, rng)
 
     # -- orders (games/orden/orders.py) ----------------------------------------------------
     def order_kinds(self):
