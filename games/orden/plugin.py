@@ -51,7 +51,46 @@ def card_name(no, lang) -> str:
 
 class OrdenPlugin(Plugin):
     board_template = "orden/board.html"
-    board_styles = "orden/styles.html"  # the game page puts it in <head>, once
+    default_bot = "heuristic"
+
+    def guide(self):
+        from .guide import GUIDE
+
+        return GUIDE
+
+    def showcase(self):
+        return {"players": 2, "moves": 12}
+
+    def showcase_ready(self, state):
+        """A fresh turn, so the hand offers its moves."""
+        return state.get("phase") == "main" and state["t"]["plays"] == 0 and state["t"]["acts"] == 0
+
+    def league_rank_points(self):
+        """The „Ligawertung“: points = rank reached (VI+ 6.5, IX+ 9.5, X 10, no rank "0": 0)."""
+        from .schema import RANKS
+
+        return {label: str(points) for label, points in RANKS.items()}
+
+    # -- statistics (games/<slug>/stats.py) --------------------------------------------------
+    def stats_summary(self, view, choices):
+        from . import stats
+
+        return stats.summary(view, choices)
+
+    def stats_groups(self, summary):
+        from . import stats
+
+        return stats.groups(summary)
+
+    def stats_labels(self, lang):
+        from . import stats
+
+        return stats.labels(lang)
+
+    def stats_figures(self, summaries, lang):
+        from . import stats
+
+        return stats.figures(summaries, lang)
     # Set by the Django part (games/orden/web) at start-up: the player's saved decks, offered
     # beside the starter decks. None without that app: starter decks only.
     deck_source = None

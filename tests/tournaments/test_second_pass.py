@@ -225,7 +225,7 @@ def test_league_bye_is_no_win():
     from tournaments.logic import Round, match, standings
 
     rounds = [Round(1, (match(1, 2, 1),), byes=(3,))]
-    rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="der_orden_league")}
+    rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="league")}
     assert rows[3].points == 0 and rows[3].wins == 0
 
 
