@@ -26,6 +26,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+# Tools for game authors (the hot-seat table at /author/hotseat/, platform/authoring): on with
+# DEBUG, never on a public site (each page answers 404 when off).
+GAME_AUTHOR_TOOLS = env_bool("GAME_AUTHOR_TOOLS", DEBUG)
 # DJANGO_SECRET_KEY; without it a production (real services, DEBUG off) refuses to start
 # (config/secretkey.py: development, tests and the embedded default get keys of their own).
 SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL", ""),
