@@ -391,15 +391,19 @@ def default_form(action) -> dict:
 
 
 def check_form_round_trip(plugin, state, n, where=""):
-    """Games on the default form (one field ``action`` with the JSON): every legal action comes
-    back from its form as it was. Games with their own fields: test_platform_channels renders
-    the board and submits its forms."""
-    if type(plugin).action_from_form is not Plugin.action_from_form and not getattr(plugin, "json_action_form", False):
-        return
+    """Every legal action comes back from its form as it was: the default form (one field
+    ``action`` with the JSON), or the fields a plugin says its board posts (``form_fields(action)``,
+    optional). Other games with their own fields: test_platform_channels renders the board and
+    submits its forms."""
+    fields = getattr(plugin, "form_fields", None)
+    if fields is None:
+        if type(plugin).action_from_form is not Plugin.action_from_form and not getattr(plugin, "json_action_form", False):
+            return
+        fields = default_form
     for seat in plugin.engine.to_move(state):
         for action in plugin.engine.legal_actions(state, seat):
             try:
-                back = plugin.action_from_form(default_form(action))
+                back = plugin.action_from_form(fields(action))
             except IllegalAction as exc:
                 raise Breach("form-round-trip", f"the form of {action!r} is refused: {exc.reason}", state, where) from None
             if dump(back) != dump(action):

@@ -169,3 +169,15 @@ def test_the_views_rule_fails_on_its_broken_copy():
         tc.test_views_hide_what_they_must(_copy(ChipsViewEngine), 2, 1)
     with pytest.raises(AssertionError, match="apply mutated its input"):
         tc.test_playout_keeps_the_contract(_copy(MutatingEngine), 2, 1)
+
+
+def test_form_fields_round_trip_is_checked():
+    """A plugin declaring its board's fields (Goofspiel's ``form_fields``) is checked through them."""
+    from games.goofspiel import PLUGIN as GOOF
+
+    class Lossy(type(GOOF)):
+        def form_fields(self, action):
+            return {"card": str(action["card"] - 1)}
+
+    with pytest.raises(proofs.Breach, match=r"\[form-round-trip\]"):
+        proofs.prove(Lossy(GOOF.engine), 2, 1, sample=1, rules={"form-round-trip"})
