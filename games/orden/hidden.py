@@ -12,13 +12,16 @@ def resample_hidden(state, seat, rng):
     if seat is not None:
         p = st["p"][seat]
         fixed = set(p["known"])
-        if st["res"] is not None and st["res"]["seat"] == seat:
-            fixed |= set(st["res"]["picked"])
         free = [i for i in p["hand"] if i not in fixed]
         pool = free + p["deck"]
         rng.shuffle(pool)
         p["hand"] = [i for i in p["hand"] if i in fixed] + pool[:len(free)]
         p["deck"] = pool[len(free):]
+        # A payment's picks are hand cards the others have not seen (public_action keeps
+        # them back): redrawn with the hand, so the views are proven not to show them.
+        res = st["res"]
+        if res is not None and res["seat"] == seat and res["picked"]:
+            res["picked"] = pool[:len(free)][:len(res["picked"])]
     for p in st["p"]:
         rng.shuffle(p["deck"])  # nobody knows any deck's order
     st["rng"] = rng.next64()

@@ -94,6 +94,20 @@ class OrdenPlugin(Plugin):
     # Set by the Django part (games/orden/web) at start-up: the player's saved decks, offered
     # beside the starter decks. None without that app: starter decks only.
     deck_source = None
+    # Parts of the state no view shows that resample_hidden leaves as they are, and why (the
+    # conformance suite's rule resample-covers).
+    fixed_secrets = {
+        "ci[*]": "a card instance's number is fixed at set-up from the public deck lists; the secret is "
+                 "where each instance lies (hand or deck), which resample_hidden redraws",
+        "own[*]": "a card instance's owner is fixed at set-up (the seat whose deck it came from)",
+        "v": "the rules version the match was set up under",
+        "p[*].never": "the retired 'never ask' switch (old logs only); no view shows it, nobody needs to",
+        "res.left": "how many picks the payment still needs: follows from the public rule being paid",
+        "res.stage": "the payment's stage: follows from the public rule being paid",
+        "res.vi": "the verb of the rule being paid: public (the rule card is open)",
+        "pend.step": "how far a pending rule has got: follows from the public log",
+        "t.oncefx[*][*]": "the once-per-turn effects used this turn: follow from the public log",
+    }
 
     # -- seat choices ---------------------------------------------------------------------
     def seat_choice_values(self, key, user_id):
