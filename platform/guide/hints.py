@@ -19,10 +19,10 @@ HINTS: dict[str, dict[str, tuple[str, str]]] = {
                  "Rezeptur leisten zu können."),
     },
     "orden": {
-        "play": ("Play: put a card from your hand into your Auslage (it counts against your plays this turn).",
+        "play": ("Play: put a card from your hand into your display (it counts against your plays this turn).",
                  "Ausspielen: Lege eine Karte aus deiner Hand in deine Auslage (das zählt gegen deine Ausspiel-"
                  "Grenze in diesem Zug)."),
-        "activate": ("Use: apply a rule of a card in your Auslage (it counts against your actions this turn).",
+        "activate": ("Use: apply a rule of a card in your display (it counts against your actions this turn).",
                      "Anwenden: Wende eine Regel einer Karte in deiner Auslage an (das zählt gegen deine Aktionen "
                      "in diesem Zug)."),
         "end_turn": ("End turn: when you are done, end your turn; then you draw or discard down to your hand limit.",
@@ -45,7 +45,7 @@ INTRO: dict[str, tuple[str, str]] = {
     "alchemist": ("Become the most famous alchemist: design recipes and copy the others' recipes for fame.",
                   "Werde der berühmteste Alchemist: Entwirf Rezepturen und kopiere die der anderen, um Ruhm zu "
                   "gewinnen."),
-    "orden": ("Climb the ranks of the order: play cards into your Auslage and use their rules.",
+    "orden": ("Climb the ranks of the order: play cards into your display and use their rules.",
               "Steige in den Rängen des Ordens auf: Spiele Karten in deine Auslage aus und wende ihre Regeln an."),
 }
 WAITING = ("The bot is thinking; its move appears here by itself.",
