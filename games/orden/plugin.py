@@ -14,7 +14,7 @@ from games.textnum import is_small_int
 
 LOG = {
     "turn": ("{who} ist am Zug (Runde {round}).", "{who}'s turn (round {round})."),
-    "draw": ("{who} zieht {n} Karte(n).", "{who} draws {n} card(s)."),
+    "draw": ("{who} zieht {n} Karten.", "{who} draws {n} cards."),
     "drew": ("Du ziehst {cards}.", "You draw {cards}."),
     "reshuffle": ("{who} mischt die Ablage ({n} Karten) zum neuen Nachziehstapel.",
                   "{who} shuffles the discard pile ({n} cards) into a new draw pile."),
@@ -36,12 +36,15 @@ LOG = {
     "choose": ("{who} wählt {card} ({source}) und {to}.", "{who} chooses {card} ({source}) and {to}."),
     "ascend": ("{who} steigt auf: {card}, RANG {rank}.", "{who} ascends: {card}, RANK {rank}."),
     "descend": ("{who} steigt ab: {card}, RANG {rank}.", "{who} descends: {card}, RANK {rank}."),
-    "must_discard": ("{who} muss {n} Karte(n) ablegen.", "{who} must discard {n} card(s)."),
+    "must_discard": ("{who} muss {n} Karten ablegen.", "{who} must discard {n} cards."),
     "end_turn": ("{who} beendet den Zug.", "{who} ends the turn."),
     "standstill": ("Stillstand: Niemand kann mehr aufsteigen, die erreichten Ränge entscheiden.",
                    "Standstill: nobody can ascend any more; the ranks reached decide."),
     "end": ("Spielende. {placements}", "Game over. {placements}"),
 }
+# The lines above for n == 1 (one card, not "1 cards").
+LOG_ONE = {"draw": ("{who} zieht 1 Karte.", "{who} draws 1 card."),
+           "must_discard": ("{who} muss 1 Karte ablegen.", "{who} must discard 1 card.")}
 
 
 def card_name(no, lang) -> str:
@@ -113,7 +116,9 @@ class OrdenPlugin(Plugin):
     def seat_choice_values(self, key, user_id):
         if key != "deck":
             return []
-        starters = [(f"starter:{p}", f"Starter: {de} / {en}") for p, (de, en) in decks.STARTER_NAMES.items()]
+        # A (German, English) label pair: the form shows the page's language (frontend/forms.py).
+        starters = [(f"starter:{p}", (f"Startdeck: {de}", f"Starter deck: {en}"))
+                    for p, (de, en) in decks.STARTER_NAMES.items()]
         return starters + (self.deck_source.choices(user_id) if self.deck_source else [])
 
     def clean_choices(self, raw, user_id):
@@ -188,7 +193,8 @@ class OrdenPlugin(Plugin):
                      f"({'RANG' if de else 'RANK'} {p['rank']}, {p['score']:g})"
                      for p in sorted(event["placements"], key=lambda p: p["place"])]
             f["placements"] = "; ".join(parts)
-        return LOG[key][i].format(**f)
+        line = LOG_ONE[key] if key in LOG_ONE and event.get("n") == 1 else LOG[key]
+        return line[i].format(**f)
 
     def card_text(self, no, lang):
         return card_text(R.C[no], lang)

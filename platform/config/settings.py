@@ -226,6 +226,7 @@ LOGOUT_REDIRECT_URL = "lobby"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [ROOT / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # 24-hour English times (config/formats/en)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
