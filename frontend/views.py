@@ -271,10 +271,12 @@ def game_rules(request, game: str):
 
 
 # --- the game page -------------------------------------------------------------------------------
-def _match_context(request, pk: int) -> dict:
+def _match_context(request, pk: int, as_user=None) -> dict:
+    """The game page's context as ``as_user`` (default: the request's user) sees it; the hot-seat
+    table (``authoring``) shows each seat through it as ``match_context``."""
     match = get_object_or_404(Match, pk=pk)
     seats = list(match.seats.select_related("user"))
-    seat = presenters.seat_for(seats, request.user)
+    seat = presenters.seat_for(seats, as_user or request.user)
     if not presenters.can_watch(match, seat):
         raise Http404("No such match")
     plugin = registry.get(match.game)
@@ -330,6 +332,9 @@ def _match_context(request, pk: int) -> dict:
     context.update(after_match_context(match, seats, seat))
     context.update(table_extras(match, seat, legal, lang))  # feature apps' parts (the guide's hints)
     return context
+
+
+match_context = _match_context  # for feature apps: the authors' hot-seat table
 
 
 def _last_move(plugin, match: Match, entries: list, log: list[dict], view: dict, viewer) -> dict:

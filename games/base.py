@@ -291,7 +291,8 @@ class Plugin:
 
     # -- seat choices -----------------------------------------------------------------------
     def seat_choice_values(self, key: str, user_id: int | None) -> list[tuple[str, str]]:
-        """(value, label) pairs a user may pick for a seat choice. Default: none declared."""
+        """(value, label) pairs a user may pick for a seat choice; a label is a string or a
+        (German, English) pair. Default: none declared."""
         return []
 
     def clean_choices(self, raw: dict | None, user_id: int | None) -> dict:

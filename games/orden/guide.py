@@ -2,15 +2,15 @@
 English and German, in the words of the rule documents."""
 from __future__ import annotations
 
-INTRO = ("Climb the ranks of the order: play cards into your Auslage and use their rules.",
+INTRO = ("Climb the ranks of the order: play cards into your display and use their rules.",
          "Steige in den Rängen des Ordens auf: Spiele Karten in deine Auslage aus und wende ihre Regeln an.")
 
 # action type -> (English, German)
 HINTS = {
-    "play": ("Play: put a card from your hand into your Auslage (it counts against your plays this turn).",
+    "play": ("Play: put a card from your hand into your display (it counts against your plays this turn).",
              "Ausspielen: Lege eine Karte aus deiner Hand in deine Auslage (das zählt gegen deine Ausspiel-"
              "Grenze in diesem Zug)."),
-    "activate": ("Use: apply a rule of a card in your Auslage (it counts against your actions this turn).",
+    "activate": ("Use: apply a rule of a card in your display (it counts against your actions this turn).",
                  "Anwenden: Wende eine Regel einer Karte in deiner Auslage an (das zählt gegen deine Aktionen "
                  "in diesem Zug)."),
     "end_turn": ("End turn: when you are done, end your turn; then you draw or discard down to your hand limit.",

@@ -11,7 +11,7 @@ from matches.models import Seat
 from tournaments import services
 from tournaments.errors import Conflict, Invalid
 from tournaments.loading import load
-from tournaments.models import Entrant, Round, Table
+from tournaments.models import Entrant, Table
 from tests.tournaments.helpers import T0, later, make_tournament, open_round
 
 

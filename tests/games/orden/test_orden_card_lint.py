@@ -5,7 +5,7 @@ load time, and the printed text shows it), and the printed text follows every fi
 data that changes behaviour — each such field is changed in turn and the generated text must
 change with it, so two cards that play differently never read alike."""
 import json
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
