@@ -54,7 +54,7 @@ from orden_balance import PATHS, describe, engine_time, mutate, pool, rank_versi
 from simulate import playout, seed_ci95  # noqa: E402
 
 from games.orden import decks as D  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.catalog import cardset  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.rng import Rng  # noqa: E402
