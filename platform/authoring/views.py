@@ -30,6 +30,9 @@ from .models import HotSeat
 from .seats import stand_in
 
 
+LEGAL_SHOWN = 100  # Alchemist offers ~2,500 actions at a time: the panel shows the first ones
+
+
 def _enabled() -> None:
     if not getattr(settings, "GAME_AUTHOR_TOOLS", False):
         raise Http404("No such page")
@@ -111,7 +114,7 @@ def table(request, pk: int, seat: int):
         "seats": [{"seat": s.seat, "name": s.name, "to_move": s.seat in match.to_move and match.status == "active",
                    "url": reverse("hotseat", args=[pk, s.seat])} for s in context["seats"]],
         "state": _dump(state),
-        "legal": _dump(context["legal"]),
+        "legal": _dump(context["legal"][:LEGAL_SHOWN]), "legal_count": len(context["legal"]),
         "views": [{"label": _("Spectator") if s is None else context["names"][s], "seat": "" if s is None else s,
                    "json": _dump(plugin.engine.view(state, s))} for s in [None, *range(match.players)]],
         "entries": [{"seq": e.seq, "seat": e.seat, "kind": e.kind, "reveals": e.reveals, "undone": e.undone,

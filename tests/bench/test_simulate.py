@@ -13,7 +13,7 @@ import orden_harness as H  # noqa: E402
 import simulate as S  # noqa: E402
 
 from games import registry  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
