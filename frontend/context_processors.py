@@ -1,4 +1,5 @@
 from django.apps import apps
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
@@ -25,5 +26,5 @@ def _header_templates() -> list[str]:
 def site(request):
     user = getattr(request, "user", None)
     count = my_turn_count(user) if user is not None and user.is_authenticated else 0
-    return {"site_name": "Spieltisch", "my_turn_count": count, "lang": translation.get_language() or "en",
+    return {"site_name": settings.SITE_NAME, "my_turn_count": count, "lang": translation.get_language() or "en",
             "nav_items": _nav_items(), "header_templates": _header_templates()}

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 
 from games.orden import rules as R
-from games.orden.text import (PROP_NAMES, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
+from games.orden.text import (PROP_NAMES, SOURCE, TO, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
                               delivery_line, rule_body, type_name)
 
 T = {
@@ -141,8 +141,6 @@ def _rule(no, ai, lang) -> str:
 def _extra(action, lang) -> str:
     """Fields an action carries beyond type, card and ability (e.g. a zone to choose from),
     worded where the game has a word for them: new engine options show up without code here."""
-    from games.orden.plugin import SOURCE, TO  # the log's words for zones and destinations
-
     i = 0 if lang == "de" else 1
     parts = []
     for k, v in action.items():

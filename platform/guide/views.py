@@ -13,15 +13,11 @@ from django.views.decorators.http import require_POST
 from games import registry
 from matches import services as match_services
 
-from .hints import INTRO, games
+from .hints import pick, games, texts
 from .models import GuidedMatch
 
-BOT_PREFERENCE = ("heuristic", "random")
-
-
 def _bot(plugin) -> str:
-    bots = plugin.bots()
-    return next((b for b in BOT_PREFERENCE if b in bots), next(iter(bots)))
+    return plugin.default_bot_name()
 
 
 def learn(request):
@@ -33,7 +29,7 @@ def learn(request):
         except KeyError:
             continue
         rows.append({"slug": slug, "name": meta.name_de if lang == "de" else meta.name_en,
-                     "intro": INTRO[slug][1 if lang == "de" else 0]})
+                     "intro": pick(texts(slug)["intro"], lang)})
     return render(request, "guide/learn.html", {"rows": rows})
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 
+from frontend.boards import board_assets, board_context
 from games import registry
 from matches import notes, presenters
 from matches.models import Match
@@ -64,7 +65,8 @@ def replay(request, pk: int):
         # the viewer's own notes (never another seat's, whichever eyes the replay looks through)
         "my_notes": notes.own_text(match.pk, request.user) if own is not None else None,
     }
-    context.update(plugin.board_context(view, seat, [], lang))
+    context.update(board_assets(plugin))
+    context.update(board_context(plugin, context, view, seat, [], lang))
     return render(request, "replays/replay.html", context)
 
 

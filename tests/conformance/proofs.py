@@ -416,7 +416,8 @@ def prove(plugin: Plugin, players: int, seed: int, *, sample: int = 6, bots_samp
     """Runs every pure check along one random playout. ``sample``: one position in ``sample``
     gets the costly move checks (bots one in ``bots_sample``); ``coverage_states`` positions
     get the coverage perturbation. ``rules``: only these (the suite's own tests)."""
-    want = (lambda rule: rules is None or rule in rules)
+    def want(rule):
+        return (rules is None or rule in rules)
     rng = Rng(seed * 31 + players)
     coverage = Coverage(plugin)
     states = list(positions(plugin, players, seed, options))

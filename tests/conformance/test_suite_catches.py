@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import GameMeta, Plugin, Step
+from games.base import Step
 from tests.conformance import proofs
 from tests.support import chipgame
 from tests.support.chipgame import ChipPlugin, Engine
