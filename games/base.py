@@ -364,6 +364,18 @@ class Plugin:
         ``lang``; None: the platform's generic label (its type and fields)."""
         return None
 
+    # -- the guided match's suggestion --------------------------------------------------------
+    #: The bot whose choice the guided match suggests to a learner: the game's strongest.
+    #: "" (default): the last of ``bots()``, which lists them from the weakest to the strongest.
+    hint_bot: str = ""
+
+    def suggestion_text(self, view: dict, seat: int, action: Action, lang: str) -> tuple[str, str] | None:
+        """A suggested move (the hint bot's choice for ``seat``) in words of ``lang``: (what the
+        move is, one short sentence why it is good). ``view`` is ``seat``'s own view, so the words
+        name only what the seat may see. None (default): the platform names the move by
+        ``action_text`` and says only that the strongest bot would choose it."""
+        return None
+
     # -- presentation -----------------------------------------------------------------------
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
         """Extra, pre-computed context for ``board_template`` (templates use only Django's

@@ -264,6 +264,10 @@ class OrdenPlugin(Plugin):
     def bots(self):
         return dict(BOTS)
 
+    def suggestion_text(self, view, seat, action, lang):
+        from games.orden.presentation import suggestion_text
+        return suggestion_text(view, seat, action, lang)
+
     def action_from_form(self, data):
         action = super().action_from_form(data)
         for k in ("card", "ability"):

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.guests.GuestGateMiddleware",  # a guest account reaches the guided match only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
