@@ -109,6 +109,12 @@
       }
     });
   }
+  // A switch (an order kind with nothing to choose: on or off) acts when flipped: its form is
+  // sent at once (in place, like every form of the table).
+  document.addEventListener("change", function (ev) {
+    var box = ev.target;
+    if (box.matches && box.matches("input[data-autosubmit]") && box.form) box.form.requestSubmit();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();
