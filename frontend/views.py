@@ -322,6 +322,7 @@ def _match_context(request, pk: int, as_user=None) -> dict:
                                             queue_requested=request.GET.get("queue") == "1"))
         if context["queue_mode"]:
             board_legal, context["board_act_url"] = context["premove_legal"], context["queue_url"]
+        context["orders_open"] = getattr(request, "orders_changed", False)  # the answer shows what changed
     context["board_legal"] = board_legal
     context.update(board_context(plugin, context, view, viewer, board_legal, lang,
                                  hl=context["hl"] if plugin.board_context_takes_highlights else None))
@@ -483,6 +484,7 @@ def match_orders_queue(request, pk: int):
 
 def _change_orders(request, pk: int, edit, success: str | None = None):
     """Apply ``edit`` to the seat's orders and answer with the table (a refusal: its status)."""
+    request.orders_changed = True
     try:
         match_orders.change(pk, request.user, edit)
     except MatchError as exc:

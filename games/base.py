@@ -359,6 +359,17 @@ class Plugin:
         again when the turn comes. Pure."""
         return []
 
+    def premove_due(self, state: State, seat: int) -> bool:
+        """Whether ``seat``'s queued moves are tried now that it is to move. Default: always. A
+        game whose seat is also asked between its turns (Der Orden's reaction windows and
+        payments) keeps them for the seat's own turn instead of dropping them there. Pure."""
+        return True
+
+    def premove_text(self, state: State, seat: int, action: Action, lang: str) -> str | None:
+        """A queued move named for its owner's table, with the state at hand (e.g. the card
+        an instance id names); only ever shown to ``seat``. Default: ``action_text``."""
+        return self.action_text(action, lang)
+
     def action_text(self, action: Action, lang: str) -> str | None:
         """One line naming an action not yet played (a queued move on its owner's table), in
         ``lang``; None: the platform's generic label (its type and fields)."""
