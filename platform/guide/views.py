@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import registry
 from matches import services as match_services
+from matches.models import NotifyLevel, Seat
 
 from .hints import INTRO, games
 from .models import GuidedMatch
@@ -58,4 +59,8 @@ def start(request, game: str):
                                  {"user": None, "bot": _bot(plugin), "choices": {}}],
             options={}, move_days=14, public=False)
         GuidedMatch.objects.create(match=match, learner=request.user)
+        # The guided match never mails or pushes (nor fills the bell): the learner sits at the
+        # table, and a first visit must not end in an inbox of "your turn" mails. Set before the
+        # commit, so that the start's follow-up already finds it.
+        Seat.objects.filter(match=match, user=request.user).update(notify_level=NotifyLevel.NONE)
     return redirect("match", match.pk)
