@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "matches.presence.PresenceMiddleware",  # the user is present (notifications wait)
     "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
