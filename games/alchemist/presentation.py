@@ -59,6 +59,11 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         s = event.get(key)
         return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"#{s}"
 
+    def fame(n):  # "1 fame point", "9 fame points"
+        if de:
+            return f"{n} Ruhmespunkt" if n == 1 else f"{n} Ruhmespunkte"
+        return f"{n} fame point" if n == 1 else f"{n} fame points"
+
     def byprod():
         got = event.get("byproducts") or []
         if not got:
@@ -74,18 +79,18 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         v = event["value"]
         if de:
             return (f"{who()} entwirft eine neue Rezeptur in Kessel {c + 1} ({pair}): {ing}; "
-                    f"Ruhmesplättchen {v}: {v} Ruhmespunkte." + byprod())
+                    f"Ruhmesplättchen {v}: {fame(v)}." + byprod())
         return (f"{who()} designs a new recipe in cauldron {c + 1} ({pair}): {ing}; "
-                f"value tile {v}: {v} fame points." + byprod())
+                f"value tile {v}: {fame(v)}." + byprod())
     if t == "copy":
         v, trib = event["value"], event["tribute"]
         rest = dict(event["ingredients"])
         rest[trib] -= 1
         if de:
-            return (f"{who()} kopiert den Trank von {who('owner')}: {v} Ruhmespunkte. "
+            return (f"{who()} kopiert den Trank von {who('owner')}: {fame(v)}. "
                     f"Tribut an {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
                     f"aus dem Spiel: {count_text(rest, lang)}." + byprod())
-        return (f"{who()} copies {who('owner')}'s potion: {v} fame points. "
+        return (f"{who()} copies {who('owner')}'s potion: {fame(v)}. "
                 f"Tribute to {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
                 f"out of the game: {count_text(rest, lang)}." + byprod())
     if t == "pass_take":
@@ -115,9 +120,9 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         left = event["leftover_points"]
         cubes = count_text(event.get("ingredients") or {}, lang)
         if de:
-            line = f"{who()}: {event['fame']} Ruhmespunkte + {left} für übrige Ingredienzien ({cubes})"
+            line = f"{who()}: {fame(event['fame'])} + {left} für übrige Ingredienzien ({cubes})"
         else:
-            line = f"{who()}: {event['fame']} fame points + {left} for leftover ingredients ({cubes})"
+            line = f"{who()}: {fame(event['fame'])} + {left} for leftover ingredients ({cubes})"
         if event.get("school_rank"):
             rank = ROMAN[event["school_rank"] - 1]
             school = ingredient_name(event["school"], lang)

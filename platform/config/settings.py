@@ -26,6 +26,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+# Tools for game authors (the hot-seat table at /author/hotseat/, platform/authoring): on with
+# DEBUG, never on a public site (each page answers 404 when off).
+GAME_AUTHOR_TOOLS = env_bool("GAME_AUTHOR_TOOLS", DEBUG)
 # DJANGO_SECRET_KEY; without it a production (real services, DEBUG off) refuses to start
 # (config/secretkey.py: development, tests and the embedded default get keys of their own).
 SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL", ""),
@@ -77,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "matches.presence.PresenceMiddleware",  # the user is present (notifications wait)
     "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -225,6 +229,7 @@ LOGOUT_REDIRECT_URL = "lobby"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [ROOT / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # 24-hour English times (config/formats/en)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -20,18 +20,14 @@ from games import registry
 from games.base import IllegalAction
 from matches import services as match_services
 from matches.errors import MatchError
-from matches.models import Seat
+from matches.models import NotifyLevel, Seat
 
-from .hints import INTRO, games
+from .hints import pick, games, texts
 from .models import GuidedMatch
 from .suggest import suggestion
 
-BOT_PREFERENCE = ("heuristic", "random")
-
-
 def _bot(plugin) -> str:
-    bots = plugin.bots()
-    return next((b for b in BOT_PREFERENCE if b in bots), next(iter(bots)))
+    return plugin.default_bot_name()
 
 
 def learn(request):
@@ -43,7 +39,7 @@ def learn(request):
         except KeyError:
             continue
         rows.append({"slug": slug, "name": meta.name_de if lang == "de" else meta.name_en,
-                     "intro": INTRO[slug][1 if lang == "de" else 0]})
+                     "intro": pick(texts(slug)["intro"], lang)})
     return render(request, "guide/learn.html", {"rows": rows})
 
 
@@ -96,6 +92,10 @@ def _start(request, game: str, plugin):
                                  {"user": None, "bot": _bot(plugin), "choices": {}}],
             options={}, move_days=14, public=False)
         GuidedMatch.objects.create(match=match, learner=request.user)
+        # The guided match never mails or pushes (nor fills the bell): the learner sits at the
+        # table, and a first visit must not end in an inbox of "your turn" mails. Set before the
+        # commit, so that the start's follow-up already finds it.
+        Seat.objects.filter(match=match, user=request.user).update(notify_level=NotifyLevel.NONE)
     return redirect("match", match.pk)
 
 

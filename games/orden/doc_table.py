@@ -1,13 +1,12 @@
 """Writes the table of all current Der Orden cards into docs/games/orden.md (the rows come from
 ``games.orden.text.card_table``; tests/games/orden/test_orden_card_lint.py fails while the page
-differs). Run after a card change: ``.venv/bin/python tools/orden_card_table.py``."""
+differs). Run after a card change: ``.venv/bin/python -m games.orden.doc_table``."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "games" / "orden.md"
 
 
