@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
-from config import plainsql
+from core import plainsql
 from matches.errors import MatchError
 from matches.models import LogEntry, Match, Seat
 

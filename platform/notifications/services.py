@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.verification import is_verified
-from config import plainsql
+from core import plainsql
 
 from . import attention, conf
 from .kinds import EMAIL, KINDS, PUSH, level_allows, text
@@ -295,7 +295,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send
+    from core.livesend import group_send
 
     layer = get_channel_layer()
     if layer is None:
@@ -312,7 +312,7 @@ def push_live_many(frames: dict[int, dict]) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send_soon
+    from core.livesend import group_send_soon
 
     layer = get_channel_layer()
     if layer is None or not frames:
