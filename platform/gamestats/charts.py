@@ -7,7 +7,8 @@ from datetime import datetime
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-BAR, GAP, LABEL_W, WIDTH = 22, 6, 170, 560
+BAR, GAP, LABEL_W, WIDTH = 22, 6, 150, 440
+CHAR_W = 7.4  # about one character of the 13-unit labels: a label column fits its longest label
 COLOURS = {"red": "#c62828", "yellow": "#f9a825", "blue": "#1565c0", "green": "#2e7d32", "black": "#333",
            "white": "#bbb"}
 
@@ -17,11 +18,15 @@ def _num(value: float) -> str:
 
 
 def bar_chart(items: list[tuple[str, float]], *, title: str, unit: str = "", max_value: float | None = None,
-              colours: list[str] | None = None, chart_id: str = "", compact: bool = False) -> SafeString:
-    """Horizontal bars, one per (label, value); ``compact``: narrower, for a card of an overview."""
+              colours: list[str] | None = None, chart_id: str = "", compact: bool = False,
+              marker: tuple[str, float] | None = None) -> SafeString:
+    """Horizontal bars, one per (label, value); ``compact``: narrower, for a card of an overview;
+    ``marker``: (label, value) drawn as a dashed line across the bars (e.g. an equal share)."""
     top = max_value or max((v for _, v in items), default=0) or 1
     height = len(items) * (BAR + GAP) + GAP
-    width, label_w = (360, 110) if compact else (WIDTH, LABEL_W)
+    width, label_w = (300, 90) if compact else (WIDTH, LABEL_W)
+    longest = max((len(str(label)) for label, _ in items), default=0)
+    label_w = min(int(width * 0.5), max(label_w, int(CHAR_W * longest) + 12))
     span = width - label_w - 60
     parts = [f'<svg class="chart bar" role="img" viewBox="0 0 {width} {height}" width="100%"'
              f' preserveAspectRatio="xMinYMin meet"{f" id={chr(34)}{escape(chart_id)}{chr(34)}" if chart_id else ""}>',
@@ -34,6 +39,11 @@ def bar_chart(items: list[tuple[str, float]], *, title: str, unit: str = "", max
         parts.append(f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{BAR}" fill="{fill}" rx="3">'
                      f"<title>{escape(label)}: {_num(value)}{escape(unit)}</title></rect>")
         parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + BAR * 0.7:.1f}" font-size="13">{_num(value)}{escape(unit)}</text>')
+    if marker is not None:
+        x = label_w + max(0.0, marker[1]) / top * span
+        parts.append(f'<line class="marker" x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height}" stroke="#333" '
+                     f'stroke-width="1.5" stroke-dasharray="4 3"><title>{escape(marker[0])}: '
+                     f'{_num(marker[1])}{escape(unit)}</title></line>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
