@@ -75,7 +75,7 @@ def turn_order(rows: list[tuple[int, dict]], *, chart_id: str = "chart-turn-orde
 
 def group_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict]:
     """Win rate per label of each group the game names (a school, a path, a deck)."""
-    words = plugin.stats_labels(lang)
+    words, colours = plugin.stats_labels(lang), plugin.stats_colours()
     games: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     wins: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     for _players, d in rows:
@@ -92,10 +92,12 @@ def group_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict
     for group in games:
         name = words.get(group, group)
         title = _("Win rate per %(group)s") % {"group": name}
-        bars = [(words.get(str(label), str(label)), _pct(wins[group][label], n))
-                for label, n in sorted(games[group].items(), key=lambda kv: str(kv[0]))]
+        order = sorted(games[group].items(), key=lambda kv: str(kv[0]))
+        bars = [(words.get(str(label), str(label)), _pct(wins[group][label], n)) for label, n in order]
+        fills = [colours.get(str(label), "") for label, _n in order]
         out.append({"id": f"wins-{group}", "title": title,
                     "chart": charts.bar_chart(bars, title=title, unit=" %", max_value=100,
+                                              colours=fills if any(fills) else None,
                                               chart_id=f"chart-wins-{group}"),
                     "note": _("The share of seats playing with it that won their match.")})
     return out

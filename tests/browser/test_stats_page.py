@@ -45,18 +45,21 @@ def test_statistics_overview_and_game_page_at_both_widths_in_both_languages(live
             page.goto(live_site + "/stats/")
             card = page.locator("#stats-alchemist")
             assert card.locator(".stats-figures dd").first.inner_text() == "2"  # matches played
-            assert card.locator("svg.chart").count() == 1  # wins by turn order
-            assert page.locator("#stats-orden svg.chart").count() == 1
+            assert card.locator(".chart").count() == 1  # wins by turn order
+            assert page.locator("#stats-orden .chart").count() == 1
             assert ("Start player wins" if lang == "en" else "Startspieler gewinnt") in card.inner_text()
-            box = card.locator("svg.chart").bounding_box()
-            assert box["width"] >= min(300, width - 60) and box["x"] + box["width"] <= width
+            box = card.locator(".chart").bounding_box()
+            assert box["width"] >= min(300, width - 80) and box["x"] + box["width"] <= width
+            # the bars read at the page's size: the labels' text is no smaller than 14 px
+            size = card.locator(".chart .bar-label").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+            assert size >= 14, size
             assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
             if shots:
                 page.screenshot(path=f"{shots}/stats-{lang}-{width}.png", full_page=True)
             page.goto(live_site + "/stats/alchemist/")
-            assert page.locator("#wins-school svg.chart").count() == 1
-            assert page.locator("#turn-order svg.chart").count() == 1
-            assert page.locator("#school-points svg.chart").count() == 1
+            assert page.locator("#wins-school .chart").count() == 1
+            assert page.locator("#turn-order .chart").count() == 1
+            assert page.locator("#school-points .chart").count() == 1
             assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
             if shots:
                 page.screenshot(path=f"{shots}/stats-alchemist-{lang}-{width}.png", full_page=True)
