@@ -1,6 +1,6 @@
 """The statistics page is worth opening (issue 54): per game the headline figures and a chart,
-at 390x844 and 1280x800, in English and German, without sideways scrolling; the game's page
-shows its win shares per group. STATS_SHOTS=<dir> keeps the screenshots."""
+at 390x844 and 1280x800, in English and German, without sideways scrolling and with nothing
+serious for axe; the game's page shows its win shares per group. STATS_SHOTS=<dir> keeps the screenshots."""
 from __future__ import annotations
 
 import os
@@ -36,7 +36,10 @@ def _seed():
 
 
 def test_statistics_overview_and_game_page_at_both_widths_in_both_languages(live_site, browser):
+    from tests.browser.test_fit_and_a11y import check_page
+
     _seed()
+    problems = []
     shots = os.environ.get("STATS_SHOTS", "")
     for lang in ("en", "de"):
         for width, height in ((390, 844), (1280, 800)):
@@ -54,6 +57,7 @@ def test_statistics_overview_and_game_page_at_both_widths_in_both_languages(live
             size = card.locator(".chart .bar-label").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
             assert size >= 14, size
             assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+            check_page(page, "/stats/", problems, f"{lang}-{width}")  # axe: nothing serious, no sideways scroll
             if shots:
                 page.screenshot(path=f"{shots}/stats-{lang}-{width}.png", full_page=True)
             page.goto(live_site + "/stats/alchemist/")
@@ -61,6 +65,8 @@ def test_statistics_overview_and_game_page_at_both_widths_in_both_languages(live
             assert page.locator("#turn-order .chart").count() == 1
             assert page.locator("#school-points .chart").count() == 1
             assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+            check_page(page, "/stats/alchemist/", problems, f"{lang}-{width}")
             if shots:
                 page.screenshot(path=f"{shots}/stats-alchemist-{lang}-{width}.png", full_page=True)
             page.close()
+    assert not problems, "\n".join(problems)
