@@ -34,7 +34,7 @@ def bar_chart(items: list[tuple[str, float]], *, title: str, unit: str = "", max
     parts = [f'<div class="chart bars{" compact" if compact else ""}" role="group" aria-label="{escape(title)}"{ident}>']
     for i, (label, value) in enumerate(items):
         share = min(100.0, max(0.0, value) / top * 100)
-        fill = (colours[i] if colours and i < len(colours) else None) or COLOURS.get(str(label).lower(), "#7a3b12")
+        fill = (colours[i] if colours and i < len(colours) else None) or COLOURS.get(str(label).lower(), "var(--accent)")
         parts.append(f'<span class="bar-label">{escape(label)}</span>'
                      f'<span class="bar-track"><span class="bar" style="width:{share:.1f}%;background:{escape(fill)}">'
                      f'</span>{mark}</span><span class="bar-value">{_num(value)}{escape(unit)}</span>')
