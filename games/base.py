@@ -527,6 +527,11 @@ class Plugin:
         (group titles and labels); a key without one is shown as it is."""
         return {}
 
+    def stats_colours(self) -> dict[str, str]:
+        """A CSS colour per label key of ``stats_groups`` (e.g. a school's colour); default: the
+        site's bar colour."""
+        return {}
+
     def stats_figures(self, summaries: list[dict], lang: str) -> list[dict]:
         """The game's own sections of its statistics page, from its ``stats_summary`` dicts
         (newest first), in ``lang``. Each section: ``{"id", "title", "bars": [(label, value)],

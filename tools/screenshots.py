@@ -50,7 +50,7 @@ def seed(lang: str) -> list[tuple[str, int, str]]:
     for game, plugin in registry.plugins().items():  # each game's showcase position
         show = plugin.showcase()
         players, moves, until = show["players"], show["moves"], plugin.showcase_ready
-        names = [f"{LONG_NAME}_{game[:3]}", f"Ada_{game[:3]}", f"Merlin_{game[:3]}"]
+        names = [f"{LONG_NAME}_{game[:3]}", *(f"{n}_{game[:3]}" for n in ("Ada", "Merlin", "Zoe", "Ole", "Ivo"))]
         match, mover = make_match(game, players, moves, "", names=names, until=until)
         chat.post(match.pk, mover, LONG_CHAT)
         mover.profile.language = lang
