@@ -68,6 +68,9 @@ class AlchemistPlugin(Plugin):
     def action_text(self, action, lang):
         return presentation.action_text(action, lang)
 
+    def suggestion_text(self, view, seat, action, lang):
+        return presentation.suggestion_text(view, seat, action, lang)
+
     def bots(self):
         return dict(BOTS)
 

@@ -80,9 +80,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "matches.presence.PresenceMiddleware",  # the user is present (notifications wait)
     "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.guests.GuestGateMiddleware",  # a guest account reaches the guided match only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
