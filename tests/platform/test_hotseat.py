@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 @override_settings(GAME_AUTHOR_TOOLS=False)
 def test_everything_is_404_with_the_flag_off(client, make_user):
     author = make_user("author")
+    assert client.get("/author/hotseat/").status_code == 404  # signed out: no redirect to log in either
     client.force_login(author)
     assert client.get("/author/hotseat/").status_code == 404
     assert client.post("/author/hotseat/", {"game": "kartenduell", "players": "2"}).status_code == 404
