@@ -201,7 +201,7 @@ def add_bot(t, by, bot: str | None = None) -> Entrant:
             raise Conflict(_("Bots can be added only before the start."))
         plugin = _plugin(t.game)
         bots = plugin.bots()
-        bot = bot or ("heuristic" if "heuristic" in bots else next(iter(bots), "random-legal"))
+        bot = bot or plugin.default_bot_name()
         allowed = [*bots, *([] if "random-legal" in bots else ["random-legal"])]  # as the lobby allows
         if bot not in allowed:
             raise Invalid(_("Unknown bot %(bot)r; use one of: %(allowed)s.") % {"bot": bot[:40], "allowed": ", ".join(allowed)})
@@ -464,8 +464,8 @@ def _result(t: Tournament, table: Table, placements: list[int], modified: bool, 
     knockout game is decided as the scheme says (rounds.knockout_tie: 2W6)."""
     if kind in (None, ""):
         kind = "modified_win" if modified else "win"
-    elif kind not in logic.get_scheme(rounds.scheme_name(t)).results:
-        allowed = ", ".join(sorted(logic.get_scheme(rounds.scheme_name(t)).results)) or "win"
+    elif kind not in rounds.scheme(t).results:
+        allowed = ", ".join(sorted(rounds.scheme(t).results)) or "win"
         raise Invalid(_("Unknown result %(kind)r for this tournament's scoring; use one of: %(allowed)s.") % {
             "kind": str(kind)[:40], "allowed": allowed})
     return rounds.knockout_tie(t, table, {"placements": placements, "kind": kind, "source": source})

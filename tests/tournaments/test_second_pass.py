@@ -11,7 +11,7 @@ from matches.models import Seat
 from tournaments import services
 from tournaments.errors import Conflict, Invalid
 from tournaments.loading import load
-from tournaments.models import Entrant, Round, Table
+from tournaments.models import Entrant, Table
 from tests.tournaments.helpers import T0, later, make_tournament, open_round
 
 
@@ -214,7 +214,7 @@ def test_league_bye_is_no_win():
     from tournaments.logic import Round, match, standings
 
     rounds = [Round(1, (match(1, 2, 1),), byes=(3,))]
-    rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="der_orden_league")}
+    rows = {r.user: r for r in standings([1, 2, 3], rounds, scheme="league")}
     assert rows[3].points == 0 and rows[3].wins == 0
 
 
