@@ -4,6 +4,7 @@
     {% rules_board "mygame" seed=3 moves=8 %}                      the whole board of a sample
     {% rules_sample "mygame" seed=3 moves=8 as s %}                its board context, to include
     {% include "mygame/card.html" with c=s.something %}            one partial of it (a card)
+    {% rules_assets "mygame" %}            the board's style sheets (rules_board links them itself)
 """
 from django import template
 from django.utils.safestring import mark_safe
@@ -26,3 +27,8 @@ def rules_board(slug, **kwargs):
 @register.simple_tag
 def rules_sample(slug, **kwargs):
     return rules_pictures.sample(slug, _lang(), **kwargs)
+
+
+@register.simple_tag
+def rules_assets(slug):
+    return rules_pictures.assets(slug)
