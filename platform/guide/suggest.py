@@ -59,13 +59,15 @@ def suggestion(match, seat: int, legal: list, lang: str) -> dict | None:
     from games import registry
 
     plugin = registry.get(match.game)
-    key = f"guide-suggest:{match.pk}:{match.version}:{seat}"
+    # The seed is in the key: a match id can come again (SQLite reuses the highest id after a
+    # deletion, e.g. of a guest's match), the seed of another match hardly.
+    key = f"guide-suggest:{match.pk}:{match.seed}:{match.version}:{seat}"
     cached = cache.get(key)
-    if cached is None:
+    if cached is not None and (cached["action"] is None or cached["action"] in legal):
+        action = cached["action"]
+    else:
         action = suggested_action(plugin, match.state, seat, legal, match.players, match.seed ^ match.version)
         cache.set(key, {"action": action}, CACHE_SECONDS)
-    else:
-        action = cached["action"]
     if action is None:
         return None
     words = None

@@ -324,7 +324,7 @@ def test_a_first_visit_landing_help_and_a_guided_match(live_site, browser, size,
         # hint at once) between two separate reads
         my_turn, hint = page.evaluate("""() => [
             document.querySelector("#match-status").dataset.myTurn === "1",
-            document.getElementById("guide-hint").innerText]""")
+            document.getElementById("guide-hint").textContent]""")  # the steps fold behind a summary
         if my_turn:
             assert "What you can do now" in hint and any(f"{word}:" in hint for word in first_hint), hint
         shot(page, f"{size}-guided-{game}")
