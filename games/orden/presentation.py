@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 
 from games.orden import rules as R
-from games.orden.text import (PROP_NAMES, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
+from games.orden.text import (PROP_NAMES, SOURCE, TO, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
                               delivery_line, rule_body, type_name)
 
 T = {
@@ -158,8 +158,6 @@ def _rule(no, ai, lang) -> str:
 def _extra(action, lang) -> str:
     """Fields an action carries beyond type, card and ability (e.g. a zone to choose from),
     worded where the game has a word for them: new engine options show up without code here."""
-    from games.orden.plugin import SOURCE, TO  # the log's words for zones and destinations
-
     i = 0 if lang == "de" else 1
     parts = []
     for k, v in action.items():
@@ -359,6 +357,57 @@ def highlights(events: list[dict]) -> dict:
         if e.get("type") in ("ascend", "descend"):
             ranks.append(s)
     return {"cards": cards, "ranks": ranks, "seats": seats}
+
+
+# Why the heuristic bot prefers a move of this kind (games/orden/bots.py: ascending first, then
+# once-per-turn rules, then plays worth having, then rules that gain more than they cost).
+WHY = {
+    "ascend": ("Diese Regel lässt dich einen Rang aufsteigen: Der höchste Rang gewinnt.",
+               "This rule lets you climb a rank: the highest rank wins."),
+    "once": ("Diese Regel gilt einmal pro Zug: Nutze sie, bevor du den Zug beendest.",
+             "This rule works once per turn: use it before you end your turn."),
+    "activate": ("Diese Regel bringt dir jetzt mehr, als sie kostet.", "This rule gains you more now than it costs."),
+    "play": ("In deiner Auslage kannst du die Regeln dieser Karte anwenden; sie bringt dir von deinen Karten am meisten.",
+             "On your display you can use this card's rules; of your cards it gains you most."),
+    "end_turn": ("Nichts anderes bringt dir in diesem Zug mehr, als es kostet; danach ziehst oder legst du ab, "
+                 "bis du dein Handlimit hältst.",
+                 "Nothing else gains you more than it costs this turn; then you draw or discard to your hand limit."),
+    "react": ("Deine Reaktion verhindert, dass der andere dir voraus kommt.",
+              "Your reaction keeps the other player from getting ahead of you."),
+    "decline": ("Keine deiner Reaktionen lohnt ihren Preis hier.", "None of your reactions is worth its cost here."),
+    "pay": ("Von deinen Karten gibst du diese am leichtesten her.", "Of your cards, this one is the easiest to give up."),
+    "choose": ("Diese Karte hilft dir von den möglichen am meisten.", "Of the cards on offer, this one helps you most."),
+    "discard": ("Diese Karte brauchst du am wenigsten.", "This is the card you need least."),
+}
+
+
+def suggestion_text(view: dict, seat: int, action: dict, lang: str) -> tuple[str, str] | None:
+    """The guided match's suggested move, named as its button on the board, and why."""
+    lang = _lang(lang)
+    t = T[lang]
+    nos = {c["id"]: c["no"] for sv in view["seats"]
+           for zone in ("pfad", "auslage", "ablage", "aussen", "known_hand", "hand") for c in sv.get(zone) or []}
+    typ = action.get("type")
+    no = action.get("card") if typ == "choose" else nos.get(action.get("card"))
+    name = _name(no, lang) if no in R.C else ""
+    label = {"play": t["play_card"], "activate": t["use_card"], "react": t["react_with"], "pay": t["pay_with"],
+             "discard": t["discard_card"], "choose": t["choose_card"], "decline": t["decline"],
+             "end_turn": t["end_turn"]}.get(typ)
+    if label is None:
+        return None
+    key = typ
+    if typ == "activate" and no in R.C:
+        abilities = R.C[no].abilities
+        ability = abilities[action.get("ability", 0)] if 0 <= action.get("ability", 0) < len(abilities) else None
+        if ability is not None and ability.ascends:
+            key = "ascend"
+        elif ability is not None and ability.once_per_turn:
+            key = "once"
+    text = f"{label} {name}".strip()
+    if typ == "activate" and no in R.C:
+        rule = _rule(no, action.get("ability", 0), lang)
+        text += f": {rule}" if rule else ""
+    return text, WHY[key][0 if lang == "de" else 1]
 
 
 def queued_text(state, action, lang) -> str | None:
