@@ -323,6 +323,8 @@ def _take(match: Match, plugin: Plugin, seat: Seat, seats: list[Seat], services)
                 return True
             except (IllegalMove, NotYourTurn):  # the game's own bug: leave the decision to the person
                 logger.exception("ordered action of %s in match %s was refused", plugin.meta.slug, match.pk)
+    if not premoves or not plugin.premove_due(match.state, seat.seat):
+        return False  # queued moves wait for the seat's own turn (the game says when)
     _mark_answered(match, seat)
     dropped = []
     played = None

@@ -487,8 +487,7 @@ def _flag_forfeits(outcome: dict, match: Match) -> dict:
 
 
 def _default_bot(plugin: Plugin) -> str:
-    bots = plugin.bots()
-    return "heuristic" if "heuristic" in bots else ("random" if "random" in bots else "random-legal")
+    return plugin.default_bot_name()
 
 
 # --- replay and bots ------------------------------------------------------------------------------

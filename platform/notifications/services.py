@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.verification import is_verified
 from config import plainsql
 
-from . import conf
+from . import attention, conf
 from .kinds import EMAIL, KINDS, PUSH, level_allows, text
 from .models import Delivery, Digest, Notification, Preference, PushSubscription
 
@@ -149,13 +149,15 @@ def _prepare(user, kind: str, context: dict, *, key: str, match_id: int | None, 
     deliveries = []
     if EMAIL in wanted and user.email and is_verified(user):  # never to an unconfirmed address
         status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
-        deliveries.append(Delivery(channel=EMAIL, status=status, not_before=held))
+        status, not_before = attention.initial(kind, EMAIL, pref, now) or (status, held)
+        deliveries.append(Delivery(channel=EMAIL, status=status, not_before=not_before))
     if PUSH in wanted:
         if push_subscriptions is None:
             push_subscriptions = PushSubscription.objects.filter(user=user)
+        status, not_before = attention.initial(kind, PUSH, pref, now) or (
+            Delivery.Status.HELD if held else Delivery.Status.PENDING, held)
         for sub in push_subscriptions:
-            deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=held,
-                                       status=Delivery.Status.HELD if held else Delivery.Status.PENDING))
+            deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=not_before, status=status))
     notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
     return _Prepared(notification, deliveries, frame)
 
@@ -183,6 +185,12 @@ def _announce(written: list[_Prepared]) -> None:
     due = [(d.pk, d.channel) for p in written for d in p.deliveries if d.status == Delivery.Status.PENDING]
     if due:
         transaction.on_commit(lambda: enqueue(due))
+    # Deferred with no delay ("at once"): decided now (present? seen?), not at the next flush.
+    now = timezone.now()
+    at_once = {p.notification.user_id for p in written for d in p.deliveries
+               if d.status == Delivery.Status.DEFERRED and d.not_before <= now}
+    if at_once:
+        transaction.on_commit(lambda: attention.release_soon(at_once))
     frames = {p.notification.user_id: p.frame for p in written}  # per user, the newest line
     if len(frames) == 1:
         (user_id, frame), = frames.items()
@@ -292,7 +300,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    frame = {"type": "notification", "unread": unread_count(user_id), **(extra or {})}
+    frame = {"type": "notification", "unread": unread_groups(user_id), **(extra or {})}
     try:
         group_send(layer, user_group(user_id), {"type": "match.frame", "text": json.dumps(frame)})
     except Exception:  # best effort: the page shows the count on its next load
@@ -309,19 +317,27 @@ def push_live_many(frames: dict[int, dict]) -> None:
     layer = get_channel_layer()
     if layer is None or not frames:
         return
-    counts = unread_counts(list(frames))
+    counts = unread_counts(list(frames), groups=True)
     group_send_soon(layer, [(user_group(user_id), {"type": "match.frame", "text": json.dumps(
         {"type": "notification", "unread": counts.get(user_id, 0), **extra})}) for user_id, extra in frames.items()])
 
 
 # --- the centre ----------------------------------------------------------------------------------------
 def unread_count(user_id: int) -> int:
-    """After every notification (its live frame), on every page (the bell)."""
+    """Unread notifications (the API's ``unread``)."""
     return unread_counts([user_id]).get(user_id, 0)
 
 
-def unread_counts(user_ids: list[int]) -> dict[int, int]:
-    """The unread counts of several users in one query (users without unread ones are missing).
+def unread_groups(user_id: int) -> int:
+    """What the bell shows, after every notification (its live frame) and on every page: the
+    centre's entries with something new (a match's unread notifications are one entry, as the
+    centre groups them), so the bell and the centre agree."""
+    return unread_counts([user_id], groups=True).get(user_id, 0)
+
+
+def unread_counts(user_ids: list[int], groups: bool = False) -> dict[int, int]:
+    """The unread counts of several users in one query (users without unread ones are missing);
+    ``groups``: counted as the centre groups them (one per match, one per other notification).
     Plain SQL: the ORM's count() cost more CPU than the query (the index notification_user_read
     answers it)."""
     from django.db import connection
@@ -330,10 +346,13 @@ def unread_counts(user_ids: list[int]) -> dict[int, int]:
     # One array on PostgreSQL: the same statement text for any count (psycopg prepares it).
     among, params = ("= ANY(%s)", [list(user_ids)]) if connection.vendor == "postgresql" else (
         f"IN ({', '.join(['%s'] * len(user_ids))})", list(user_ids))
+    match = qn("match_id")
+    what = (f"COUNT(DISTINCT {match}) + SUM(CASE WHEN {match} IS NULL THEN 1 ELSE 0 END)" if groups
+            else "COUNT(*)")
     with plainsql.cursor() as cursor:
-        cursor.execute(f"SELECT {qn('user_id')}, COUNT(*) FROM {qn(Notification._meta.db_table)} "
+        cursor.execute(f"SELECT {qn('user_id')}, {what} FROM {qn(Notification._meta.db_table)} "
                        f"WHERE {qn('user_id')} {among} AND {qn('read_at')} IS NULL GROUP BY {qn('user_id')}", params)
-        return dict(cursor.fetchall())
+        return {user: int(n) for user, n in cursor.fetchall()}
 
 
 def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -> int:
@@ -389,9 +408,12 @@ def unsubscribe(user, kind: str) -> None:
 
 # --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
 def flush(now: datetime | None = None, limit: int = 2000) -> int:
-    """Release held deliveries whose quiet hours are over; re-enqueue PENDING ones whose task
-    was lost (broker restarted, enqueue failed). Sending twice is impossible (see mail.send_delivery)."""
+    """Release held deliveries whose quiet hours are over; decide the deferred ones that are due
+    (attention.release: also those that fell due while the services were down); re-enqueue
+    PENDING ones whose task was lost (broker restarted, enqueue failed). Sending twice is
+    impossible (see mail.send_delivery). Returns how many sends were queued."""
     now = now or timezone.now()
+    attention.release(now)
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
                     .values_list("pk", "channel")[:limit])
     if released:
@@ -400,9 +422,11 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     # A delivery that failed MAX_ATTEMPTS times is given up, not re-queued every minute forever.
     Delivery.objects.filter(status=Delivery.Status.PENDING, attempts__gte=conf.MAX_ATTEMPTS).update(
         status=Delivery.Status.FAILED)
-    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
-                                         created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
-                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", "channel")[:limit])
+    # Stuck: pending this long since it became due (created, or released at not_before).
+    cut = now - timedelta(minutes=conf.STUCK_MINUTES)
+    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING)
+                 .filter(Q(not_before__isnull=True, created_at__lt=cut) | Q(not_before__lt=cut))
+                 .values_list("pk", "channel")[:limit])
     due = sorted(set(released) | set(stuck))
     enqueue(due)
     return len(due)

@@ -168,14 +168,22 @@ OWN_ROWS = [
     ("community", "Friendship", ("user", "friend")),
     ("community", "Block", ("user", "blocked")),
     ("clocks", "Vacation", ("user",)),
-    ("orden_web", "SavedDeck", ("owner",)),
     ("moderation", "Report", ("reporter",)),
     ("authtoken", "Token", ("user",)),
 ]
 
 
+def personal_rows() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(app, model, lookups) of the person's own rows: the platform's, plus those every installed
+    app (a game's ``games/<slug>/web/``) declares in its AppConfig as ``personal_data =
+    {"Model": ("user_field", ...)}`` (docs/writing-a-game.md, "A game's Django part")."""
+    declared = [(cfg.label, model, tuple(lookups)) for cfg in apps.get_app_configs()
+                for model, lookups in (getattr(cfg, "personal_data", None) or {}).items()]
+    return OWN_ROWS + declared
+
+
 def _delete_own_rows(user) -> None:
-    for app_label, model_name, lookups in OWN_ROWS:
+    for app_label, model_name, lookups in personal_rows():
         try:
             model = apps.get_model(app_label, model_name)
         except LookupError:  # app not installed

@@ -57,7 +57,28 @@ def export(user, lang: str = "en") -> dict:
         data["reports_made"] = [{"user": r.reported.username if r.reported_id else None, "match": r.match_id,
                                  "reason": r.reason, "at": _iso(r.created_at)}
                                 for r in Report.objects.filter(reporter=user).select_related("reported")]
+    games_data = _declared_rows(user)
+    if games_data:
+        data["games"] = games_data
     return data
+
+
+def _declared_rows(user) -> dict:
+    """The rows installed apps declare as the person's (``AppConfig.personal_data``: a game's
+    saved decks, ...), as ``{app label: {model: [row, ...]}}``; dates as ISO text."""
+    from django.db.models import Q
+
+    out: dict = {}
+    for cfg in apps.get_app_configs():
+        for model_name, lookups in (getattr(cfg, "personal_data", None) or {}).items():
+            model = cfg.get_model(model_name)
+            query = Q()
+            for lookup in lookups:
+                query |= Q(**{lookup: user})
+            rows = [{k: (_iso(v) if hasattr(v, "isoformat") else v) for k, v in row.items()}
+                    for row in model.objects.filter(query).order_by("pk").values()]
+            out.setdefault(cfg.label, {})[model_name] = rows
+    return out
 
 
 def _matches(user, lang: str) -> list[dict]:

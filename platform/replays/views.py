@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 
+from frontend.boards import board_assets, board_context
 from games import registry
 from matches import notes, presenters
 from matches.models import Match
@@ -65,7 +66,8 @@ def replay(request, pk: int):
         # also one who left the match reads what they wrote)
         "my_notes": notes.own_text(match.pk, request.user),
     }
-    context.update(plugin.board_context(view, seat, [], lang))
+    context.update(board_assets(plugin))
+    context.update(board_context(plugin, context, view, seat, [], lang))
     return render(request, "replays/replay.html", context)
 
 
