@@ -43,6 +43,7 @@ TWINS = {
     "orden-deck-copy": ["api-orden-decks"],
     "orden-deck-edit": ["api-orden-deck"],
     "orden-deck-delete": ["api-orden-deck"],
+    "learn-play-suggestion": ["api-actions"],  # the hint's move is a legal action like any other
 }
 # page route name -> why the API has no twin
 WITHOUT_TWIN = {
@@ -62,6 +63,10 @@ WITHOUT_TWIN = {
     "user-relation": "not yet offered: friends and blocks have no API",
     "friends-add": "not yet offered: friends and blocks have no API",
     None: "favicon.ico: a redirect, not a form",
+    "hotseat-new": "the game author's tool (GAME_AUTHOR_TOOLS), not a player's",
+    "hotseat-act": "the game author's tool (GAME_AUTHOR_TOOLS), not a player's",
+    "learn-try": "a visitor's guest account and guided match in a browser; API clients have accounts",
+    "learn-not-now": "hides a pointer on the lobby page for this session: nothing for an API client",
 }
 
 
