@@ -106,6 +106,9 @@ def _fast_passwords(request):
     # In-process tests see a move's follow-up (clocks, notifications) at once; the worker path
     # is tested where it matters (tests/platform/test_follow_up.py) and by every live-site test.
     settings.MATCH_FOLLOW_UP_IN_WORKER = False
+    # Orders answer in the step that opened the decision (the delay that keeps them secret is
+    # tested where it matters: tests/security/test_orders_secrets.py).
+    settings.ORDER_ANSWER_DELAY = (0, 0)
     # A request leaves its language active in the thread (LocaleMiddleware does not undo it)
     # and the services word refusals in the active language: every test starts in English.
     from django.utils import translation

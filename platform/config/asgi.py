@@ -13,6 +13,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
+from web import daphne_forms  # noqa: E402
+
+daphne_forms.patch()  # under daphne: malformed form bodies reach Django (and its error shape)
+
 from core.warmup import freeze_heap, import_urls, load_games  # noqa: E402
 
 import_urls()

@@ -174,6 +174,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A move's follow-up (clocks, "your turn" notifications, ratings) runs in the worker on the real
 # services, so the move's response does not wait for it (matches.services.announce_change).
 MATCH_FOLLOW_UP_IN_WORKER = env_bool("MATCH_FOLLOW_UP_IN_WORKER", bool(REDIS_URL))
+# Orders keep their secrets (matches/orders.py, docs/security.md "What orders reveal"): an ordered
+# answer comes a random ORDER_ANSWER_DELAY seconds ("min,max") after its decision opened, never in
+# the request that opened it. "0,0": in that request's transaction (tests, benchmarks).
+ORDER_ANSWER_DELAY = tuple(float(x) for x in os.environ.get("ORDER_ANSWER_DELAY", "20,90").split(",")[:2])
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for the next one
