@@ -335,3 +335,18 @@ def test_the_settings_page_and_the_api(make_user):
     anna.profile.save(update_fields=["language"])
     centre = client.get("/notifications/").content.decode()
     assert 'id="attention-note"' in centre
+
+
+def test_a_turn_mail_takes_the_other_waiting_turns_along(mail, make_user):
+    anna = make_user("anna")
+    first, second = [start_minigame(anna, make_user(f"opp{i}")) for i in range(2)]
+    for m in (first, second):
+        while to_move_user(m) != anna:
+            _play_one(m)
+    early = _turn_rows(anna).get(notification__match=first)
+    Notification.objects.filter(pk=early.notification_id).update(created_at=timezone.now() - timedelta(minutes=20))
+    Delivery.objects.filter(pk=early.pk).update(not_before=timezone.now() - timedelta(minutes=5))
+    attention.release()  # only the first is due; the second (10 minutes old at most) goes along
+    msg = wait_for(lambda: _turn_mails(mail, anna))[0]
+    assert msg["Subject"] == "Spieltisch: Your turn in 2 games"
+    assert set(_turn_rows(anna).values_list("status", flat=True)) == {"sent"}
