@@ -9,8 +9,10 @@ PYTHON ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup install browser nginx migrate demo serve web ws worker mailer beat test-real messages
+.PHONY: run test setup install install-dev browser nginx migrate demo serve web ws worker mailer beat test-real messages lint
 
+# requirements.txt: what the site runs on (production installs only this);
+# requirements-dev.txt: that plus the tests, benchmarks and tools.
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,7 +20,12 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install -q -r requirements.txt
 	touch $@
 
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
 install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser download).
 browser:
@@ -64,9 +71,13 @@ mailer: install
 beat: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config beat -l info
 
-test: install browser nginx
+test: install-dev browser nginx
+	$(VENV)/bin/ruff check .
 	bash .ci/test-suite
 
-messages: install
+lint: install-dev
+	$(VENV)/bin/ruff check .
+
+messages: install-dev
 	$(PY) manage.py makemessages -l de --no-location --no-obsolete --ignore=.venv --ignore=tests --ignore=bench --ignore=var
 	$(PY) locale/tools/check_de.py

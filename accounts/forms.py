@@ -1,11 +1,23 @@
+import logging
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from config.oneline import one_line
 
+from config.served import site_url
+
+from . import guests, verification
 from .models import Profile
+
+logger = logging.getLogger(__name__)
 
 
 class SignUpForm(UserCreationForm):
@@ -16,6 +28,13 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username and username.lower().startswith(guests.PREFIX):
+            raise forms.ValidationError(_("Names starting with “%(prefix)s” are kept for guests.")
+                                        % {"prefix": guests.PREFIX})
+        return username
 
     # No clean_email: whether an address is taken is never shown (accounts/verification.py);
     # its owner gets a notice instead of the confirmation link.
@@ -65,3 +84,26 @@ class ResetForm(PasswordResetForm):
         holders.sort(key=lambda u: u.pk)
         confirmed = [u for u in holders if u.profile.email_verified]
         return (confirmed or holders)[:1]
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        """The reset mail in the account's language, with the site's name and address (Django's
+        would use the request's host for both), at most once a minute per address."""
+        if not verification.first_mail_to(to_email):
+            return
+        user = context["user"]
+        base = site_url()
+        link = base + reverse("password_reset_confirm", kwargs={"uidb64": context["uid"], "token": context["token"]})
+        context = {**context, "site_name": settings.SITE_NAME, "site_url": base, "link": link,
+                   "username": user.get_username()}
+        with translation.override(verification.mail_language(user)):
+            subject = " ".join(render_to_string(subject_template_name, context).split())
+            body = render_to_string(email_template_name, context)
+            html = render_to_string(html_email_template_name, context) if html_email_template_name else None
+        message = EmailMultiAlternatives(subject, body, from_email, [to_email])
+        if html is not None:
+            message.attach_alternative(html, "text/html")
+        try:
+            message.send()
+        except Exception:  # a mail server down must not fail the form; the page says nothing either way
+            logger.exception("password reset mail to user %s not sent", user.pk)

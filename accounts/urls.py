@@ -1,8 +1,7 @@
-from django.contrib.auth import views as auth_views
+from django.contrib.auth import views as django_auth_views
 from django.urls import path
 
-from . import views
-from .forms import ResetForm
+from . import auth_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -11,10 +10,10 @@ urlpatterns = [
     path("email/resend/", views.resend_confirmation, name="resend-confirmation"),
     path("language/", views.set_language, name="set-language"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", django_auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(form_class=ResetForm), name="password_reset"),
+    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),

@@ -73,19 +73,19 @@ def address_taken(email: str, *, exclude_user_id: int | None = None) -> bool:
     return others.exists()
 
 
-def _lang(user) -> str:
+def mail_language(user) -> str:
     profile = getattr(user, "profile", None)
     return (getattr(profile, "language", None) or settings.LANGUAGE_CODE)[:2]
 
 
-def _first_to(to: str) -> bool:
+def first_mail_to(to: str) -> bool:
     """True once per RECIPIENT_SECONDS and address (hashed: any address is a valid key)."""
     digest = hashlib.sha256(to.lower().encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return cache.add(f"account-mail:{digest}", 1, RECIPIENT_SECONDS)
 
 
 def _send(to: str, lang: str, template: str, context: dict) -> None:
-    if not _first_to(to):
+    if not first_mail_to(to):
         return
     site = site_url()
     with translation.override(lang):
@@ -111,7 +111,7 @@ def send_confirmation(user, *, force: bool = True) -> bool:
         return True
     site = site_url()
     link = site + reverse("verify-email", args=[token(user)])
-    lang, username = _lang(user), user.username
+    lang, username = mail_language(user), user.username
     transaction.on_commit(lambda: _send(email, lang, "confirm", {"link": link, "username": username}))
     return True
 
@@ -123,7 +123,7 @@ def send_taken_notice(email: str) -> None:
     owner = next((u for u in holders if u.profile.email_verified), None) or holders.first()
     if owner is None:
         return
-    lang, username, to = _lang(owner), owner.username, owner.email
+    lang, username, to = mail_language(owner), owner.username, owner.email
     transaction.on_commit(lambda: _send(to, lang, "taken", {"username": username}))
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.orden import decks as D  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.catalog import cardset  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.orden.schema import PATH_RANKS, RANKS  # noqa: E402

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orden_harness as H  # noqa: E402
 from games.orden import rules  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.catalog import cardset  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.rng import Rng  # noqa: E402

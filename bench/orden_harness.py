@@ -51,12 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from orden_balance import PATHS, describe, engine_time, mutate, pool, rank_versions  # noqa: E402
+from simulate import playout, seed_ci95  # noqa: E402
 
 from games.orden import decks as D  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.catalog import cardset  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
-from games.orden.legal import legal  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
 CAP_ROUNDS = 300
@@ -73,32 +73,28 @@ FULL = dict(games=100, screen=8, climb=2, children=4, randoms=6, top=2, verify=4
 
 def play_game(task):
     """``task``: decks (per seat), seed, pilots (per seat). Returns the winner's seat (None: cap),
-    the start seat and what the game's decisions looked like."""
+    the start seat and what the game's decisions looked like. The play loop is the simulator's
+    (``bench/simulate.py``'s ``playout``); a turn here is Der Orden's own (a main-phase turn of the
+    current seat), not the simulator's run of one seat's actions."""
     decks, seed, pilots = task["decks"], task["seed"], task["pilots"]
     n = len(decks)
     st = ENGINE.setup(n, {}, seed, [{"deck": d} for d in decks])
-    rng = Rng(seed * 7919 + 17)
-    engine_s = 0.0
-    decisions = options = turns = 0
-    t_cpu = time.process_time()
-    while st["result"] is None and st["round"] <= CAP_ROUNDS:
-        seat = ENGINE.to_move(st)[0]
-        k = len(legal(st, seat))
-        if k > 1:  # a decision: a step with a real choice, any seat
-            decisions += 1
-            options += k
+    turns = 0
+
+    def count_turn(st, seat, k):
+        nonlocal turns
         t = st["t"]
         turns += st["phase"] == "main" and t["plays"] == t["acts"] == 0 and seat == st["cur"] and not t["once"] \
             and st["res"] is None
-        action = BOTS[pilots[seat]](st, seat, rng)
-        t0 = time.process_time()
-        st = ENGINE.apply(st, seat, action).state
-        engine_s += time.process_time() - t0
+
+    res = playout(ENGINE, st, [BOTS[p] for p in pilots], Rng(seed * 7919 + 17),
+                  stop=lambda st: st["round"] > CAP_ROUNDS, observe=count_turn)
+    st = res.state
     winner = None
     if st["result"] is not None:
         winner = next(x["seat"] for x in st["result"]["placements"] if x["place"] == 1)
-    return {"winner": winner, "start": st["start"], "n": n, "rounds": st["round"], "decisions": decisions,
-            "options": options, "turns": turns, "engine_s": engine_s, "cpu_s": time.process_time() - t_cpu}
+    return {"winner": winner, "start": st["start"], "n": n, "rounds": st["round"], "decisions": res.decisions,
+            "options": res.options, "turns": turns, "engine_s": res.engine_s, "cpu_s": res.cpu_s}
 
 
 class Runner:
@@ -178,18 +174,10 @@ def paired_share(tasks, results) -> Pairing:
                    seed_ci95([w / e for w, e in per_seed.values()]))
 
 
-def seed_ci95(scores):
-    """Half-width of a 95 % interval of the mean of per-seed shares, in points. The two games of a
-    seed share its deal, and with the lookahead pilot the deal decides much: measured on version 4,
-    Buch's share against the other starters was 52 % on seeds 1000–1039 and 38.5 % on seeds 1–50
-    (160 and 200 games), so games of one seed are not independent and ``ci95`` over games
-    understates the error. Here each seed counts once."""
-    k = len(scores)
-    if k < 2:
-        return 100.0
-    mean = sum(scores) / k
-    var = sum((x - mean) ** 2 for x in scores) / (k - 1)
-    return 196 * math.sqrt(max(var, 0.25 / k) / k)
+# seed_ci95: each seed counts once. The two games of a seed share its deal, and with the lookahead
+# pilot the deal decides much: measured on version 4, Buch's share against the other starters was
+# 52 % on seeds 1000–1039 and 38.5 % on seeds 1–50 (160 and 200 games), so ``ci95`` over games
+# understates the error. The simulator's function (bench/simulate.py).
 
 
 def ci95(wins, n):

@@ -31,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import orden_harness as H  # noqa: E402
 
 from games.orden import bots as B  # noqa: E402
+from games.orden.lookahead import lookahead_bot  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden import rules as R  # noqa: E402
 
 LATE_FROM = 7.0  # keep / price: the spent preventers wait for the ascents from VII on
@@ -67,11 +69,11 @@ def pilot(policy):
         opponents' reactions as today's pilot plays them (a trial pilot that expected its opponents to
         play its policy would misjudge them), and nothing outside the call changes."""
         if state["phase"] != "react":
-            return B.lookahead_bot(state, seat, rng)
+            return lookahead_bot(state, seat, rng)
         line = B.PREVENT_FROM
         B._react = POLICIES[policy]
         try:
-            return B.lookahead_bot(state, seat, rng)  # react: the heuristic bot's call, no rollouts
+            return lookahead_bot(state, seat, rng)  # react: the heuristic bot's call, no rollouts
         finally:
             B._react, B.PREVENT_FROM = _TODAY, line
     return bot
@@ -94,7 +96,7 @@ def main(argv=None):
     ap.add_argument("--policy", choices=sorted(POLICIES), default="eager")
     ap.add_argument("spec", help="duel | cross | table:N")
     a = ap.parse_args(argv)
-    B.BOTS[f"lookahead-{a.policy}"] = pilot(a.policy)  # before the pool forks: the workers inherit it (not the site's list)
+    BOTS[f"lookahead-{a.policy}"] = pilot(a.policy)  # before the pool forks: the workers inherit it (not the site's list)
     print(f"data {H.data_version()}, policy {a.policy}, seeds {a.seed}..{a.seed + a.seeds - 1}", flush=True)
     t0 = time.time()
     if a.spec in ("duel", "cross"):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.orden import bots as B  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden import legal as L  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.rng import Rng  # noqa: E402
@@ -41,7 +41,7 @@ def play_game(players, seed, bot, cap, timer):
     st = ENGINE.setup(players, {}, seed, decks)
     timer.t += time.process_time() - t0
     timer.apply += time.process_time() - t0
-    fn = B.BOTS[bot]
+    fn = BOTS[bot]
     steps = 0
     orig_legal = L.legal
     while st["result"] is None and st["round"] <= cap:
@@ -111,7 +111,7 @@ def main(argv=None):
     ap.add_argument("--smoke", action="store_true", help="30 games per player count")
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--players", default="2,3,4")
-    ap.add_argument("--bot", default="heuristic", choices=sorted(B.BOTS))
+    ap.add_argument("--bot", default="heuristic", choices=sorted(BOTS))
     ap.add_argument("--cap", type=int, default=500, help="safety cap in rounds (reported as not ended)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the results to this file")

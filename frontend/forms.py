@@ -37,6 +37,9 @@ def choice_fields(plugin: Plugin, user_id: int, lang: str) -> dict[str, forms.Fi
         values = plugin.seat_choice_values(choice.key, user_id)
         if values:
             # Not required: an omitted choice takes the game's default.
+            # A label may be a (German, English) pair: one language per page.
+            values = [(v, (label[0] if lang == "de" else label[1]) if isinstance(label, (tuple, list)) else label)
+                      for v, label in values]
             fields[f"choice_{choice.key}"] = forms.ChoiceField(label=_label(choice, lang), choices=values,
                                                                initial=choice.default, required=False)
     return fields

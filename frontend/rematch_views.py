@@ -26,8 +26,11 @@ def after_match_context(match: Match, seats: list, my_seat) -> dict:
         names = {s.seat: s.name for s in seats}
         waiting = [{"seat": o.seat + 1, "name": names.get(o.seat, ""), "until": o.expires_at, "pk": o.pk}
                    for o in substitutes.waiting_seats(match.pk)]
-    return {"may_rematch": my_seat is not None and match.status == Match.Status.FINISHED,
-            "waiting_seats": waiting}
+    may_rematch = my_seat is not None and match.status == Match.Status.FINISHED
+    # Players whose account is gone are not invited again (lobby.rematch): the button says so.
+    gone = sum(1 for s in seats if s.user_id and s.user_id != getattr(my_seat, "user_id", None)
+               and not s.user.is_active) if may_rematch else 0
+    return {"may_rematch": may_rematch, "rematch_gone": gone, "waiting_seats": waiting}
 
 
 @login_required

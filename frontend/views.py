@@ -31,9 +31,9 @@ from matches.errors import MatchError, NoSuchMatch
 from matches.models import LogEntry, Match, Seat
 
 from . import days, live_lists, table_orders
+from .boards import board_assets, board_context
 from .table_extras import table_extras
 from .forms import ChatForm, InvitationForm, JoinForm, LobbyFilterForm, invitation_hooks
-from .rules import RULES, rules_template
 
 LOBBY_PAGE_SIZE = 50
 
@@ -100,7 +100,7 @@ def invitation_new(request, game: str | None = None):
     plugin = _plugin_or_404(game)
     form = InvitationForm(plugin, request.user.id, _lang(), request.POST or None)
     if request.method == "POST" and form.is_valid():
-        bots = ["heuristic" if "heuristic" in plugin.bots() else "random-legal"] * (form.cleaned_data["bots"] or 0)
+        bots = [plugin.default_bot_name()] * (form.cleaned_data["bots"] or 0)
         try:
             with transaction.atomic():  # the apps' settings (invitation_hooks) belong to the invitation
                 invitation = lobby.create_invitation(
@@ -267,14 +267,16 @@ def game_rules(request, game: str):
     return render(request, "frontend/rules.html", {
         "slug": game, "lang": lang, "game_name": game_name(game, lang),
         "summary": meta.summary_de if lang == "de" else meta.summary_en,
-        "rules_template": rules_template(game, lang) if game in RULES else ""})
+        "rules_template": _plugin_or_404(game).rules_template(lang) or ""})
 
 
 # --- the game page -------------------------------------------------------------------------------
-def _match_context(request, pk: int) -> dict:
+def _match_context(request, pk: int, as_user=None) -> dict:
+    """The game page's context as ``as_user`` (default: the request's user) sees it; the hot-seat
+    table (``authoring``) shows each seat through it as ``match_context``."""
     match = get_object_or_404(Match, pk=pk)
     seats = list(match.seats.select_related("user"))
-    seat = presenters.seat_for(seats, request.user)
+    seat = presenters.seat_for(seats, as_user or request.user)
     if not presenters.can_watch(match, seat):
         raise Http404("No such match")
     plugin = registry.get(match.game)
@@ -301,7 +303,7 @@ def _match_context(request, pk: int) -> dict:
         "undo_reason": undo_reason,
         "act_url": reverse("match-act", args=[match.pk]), "plugin": plugin,
         "board_template": plugin.board_template, "game_name": game_name(match.game, lang),
-        "board_styles": plugin.board_styles, "board_styles_in_head": bool(plugin.board_styles),
+        **board_assets(plugin),
         "rules_url": reverse("game-rules", args=[match.game]),
         "chat": list(match.chat.select_related("user").order_by("-pk")[:50])[::-1],
         "chat_form": ChatForm(),
@@ -320,11 +322,10 @@ def _match_context(request, pk: int) -> dict:
                                             queue_requested=request.GET.get("queue") == "1"))
         if context["queue_mode"]:
             board_legal, context["board_act_url"] = context["premove_legal"], context["queue_url"]
+        context["orders_open"] = getattr(request, "orders_changed", False)  # the answer shows what changed
     context["board_legal"] = board_legal
-    if plugin.board_context_takes_highlights:
-        context.update(plugin.board_context(view, viewer, board_legal, lang, hl=context["hl"]))
-    else:
-        context.update(plugin.board_context(view, viewer, board_legal, lang))
+    context.update(board_context(plugin, context, view, viewer, board_legal, lang,
+                                 hl=context["hl"] if plugin.board_context_takes_highlights else None))
     context["clocks"] = _clocks(match, seats)
     context["strip"] = _strip(seats, match, context)
     from .rematch_views import after_match_context  # rematch button, seats waiting for a substitute
@@ -332,6 +333,9 @@ def _match_context(request, pk: int) -> dict:
     context.update(after_match_context(match, seats, seat))
     context.update(table_extras(match, seat, legal, lang))  # feature apps' parts (the guide's hints)
     return context
+
+
+match_context = _match_context  # for feature apps: the authors' hot-seat table
 
 
 def _last_move(plugin, match: Match, entries: list, log: list[dict], view: dict, viewer) -> dict:
@@ -468,7 +472,7 @@ def _back_to_match(request, pk: int, status: int = 200):
 @require_POST
 def match_orders_queue(request, pk: int):
     """Queue a premove: the board's move form (in queue mode) posts here instead of "act"."""
-    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    match = _watchable_or_404(request, pk)
     try:
         action = registry.get(match.game).action_from_form(request.POST.dict())
     except IllegalAction as exc:
@@ -478,10 +482,23 @@ def match_orders_queue(request, pk: int):
                           _("Move queued: it is played when your turn comes, if it is still legal then."))
 
 
+def _watchable_or_404(request, pk: int) -> Match:
+    """The match if the requester may watch it; a private match answers a stranger with the
+    very 404 of a missing one (before the form is read: its refusal would tell it exists)."""
+    match = Match.objects.only("id", "game", "public").filter(pk=pk).first()
+    if match is None or (not match.public and not (
+            request.user.is_authenticated and match.seats.filter(user=request.user).exists())):
+        raise Http404("No such match")
+    return match
+
+
 def _change_orders(request, pk: int, edit, success: str | None = None):
     """Apply ``edit`` to the seat's orders and answer with the table (a refusal: its status)."""
+    request.orders_changed = True
     try:
         match_orders.change(pk, request.user, edit)
+    except NoSuchMatch:
+        raise Http404("No such match") from None
     except MatchError as exc:
         messages.error(request, exc.message)
         return _back_to_match(request, pk, exc.status)
@@ -508,7 +525,7 @@ def match_orders_cancel(request, pk: int):
 @require_POST
 def match_orders_set(request, pk: int):
     """Set (or remove) the seat's order of one game-declared kind from its generated form."""
-    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    match = _watchable_or_404(request, pk)
     try:
         kind, order = table_orders.order_from_form(registry.get(match.game), request.POST.dict())
     except MatchError as exc:

@@ -15,7 +15,9 @@ Contract, checked for every registered game by tests/conformance/:
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 JSON = Any
@@ -253,14 +255,22 @@ class Plugin:
 
     engine: Engine
     #: template (relative to the game's ``templates/`` folder) rendering the board for the
-    #: game page; context: ``match``, ``view``, ``seat``, ``legal`` (legal actions), ``lang``.
+    #: game page; its context is documented in docs/writing-a-game.md ("The board's context").
     board_template: str = ""
-    # A template with the board's <style>; the game page puts it in <head> once, so the live
-    # part swapped after every move does not carry it (the board includes it elsewhere).
+    #: Deprecated (use ``stylesheets``): a template put once into the page's <head>. The site's
+    #: CSP forbids an inline ``<style>``, so such a template may only link static files. Still
+    #: included, with a DeprecationWarning when the games are loaded.
     board_styles: str = ""
+    #: The bot that plays a seat by default (a bot entrant, "add bots", a timed-out or departed
+    #: seat, the guided match's opponent). "": the first of ``"heuristic"``, ``"random"``, any
+    #: declared bot, the platform's ``"random-legal"`` (``default_bot_name``).
+    default_bot: str = ""
     # True: the platform passes ``board_context`` the last move's ``highlights`` as ``hl=`` (so a
     # board can mark what changed in Python rather than with a test per element in its template).
     board_context_takes_highlights: bool = False
+    #: Where the package lives; set by ``games.registry`` when it loads the game (the folder of
+    #: the plugin's module otherwise). Conventions (rules pages, static files) look there.
+    package_dir: Path | None = None
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -281,7 +291,8 @@ class Plugin:
 
     # -- seat choices -----------------------------------------------------------------------
     def seat_choice_values(self, key: str, user_id: int | None) -> list[tuple[str, str]]:
-        """(value, label) pairs a user may pick for a seat choice. Default: none declared."""
+        """(value, label) pairs a user may pick for a seat choice; a label is a string or a
+        (German, English) pair. Default: none declared."""
         return []
 
     def clean_choices(self, raw: dict | None, user_id: int | None) -> dict:
@@ -348,15 +359,43 @@ class Plugin:
         again when the turn comes. Pure."""
         return []
 
+    def premove_due(self, state: State, seat: int) -> bool:
+        """Whether ``seat``'s queued moves are tried now that it is to move. Default: always. A
+        game whose seat is also asked between its turns (Der Orden's reaction windows and
+        payments) keeps them for the seat's own turn instead of dropping them there. Pure."""
+        return True
+
+    def premove_text(self, state: State, seat: int, action: Action, lang: str) -> str | None:
+        """A queued move named for its owner's table, with the state at hand (e.g. the card
+        an instance id names); only ever shown to ``seat``. Default: ``action_text``."""
+        return self.action_text(action, lang)
+
     def action_text(self, action: Action, lang: str) -> str | None:
         """One line naming an action not yet played (a queued move on its owner's table), in
         ``lang``; None: the platform's generic label (its type and fields)."""
         return None
 
+    # -- the guided match's suggestion --------------------------------------------------------
+    #: The bot whose choice the guided match suggests to a learner: the game's strongest.
+    #: "" (default): the last of ``bots()``, which lists them from the weakest to the strongest.
+    hint_bot: str = ""
+
+    def suggestion_text(self, view: dict, seat: int, action: Action, lang: str) -> tuple[str, str] | None:
+        """A suggested move (the hint bot's choice for ``seat``) in words of ``lang``: (what the
+        move is, one short sentence why it is good). ``view`` is ``seat``'s own view, so the words
+        name only what the seat may see. None (default): the platform names the move by
+        ``action_text`` and says only that the strongest bot would choose it."""
+        return None
+
     # -- presentation -----------------------------------------------------------------------
     def board_context(self, view: dict, seat: int | None, legal: list[Action], lang: str) -> dict:
         """Extra, pre-computed context for ``board_template`` (templates use only Django's
-        built-in tags and filters, so shape the data here)."""
+        built-in tags and filters, so shape the data here). Two keys the table reads itself:
+        ``seat_summaries`` (one short line per seat, in seat order: the players strip) and
+        ``seat_details`` (per seat, a list of short lines shown on demand); see
+        docs/writing-a-game.md. A key
+        the platform's own context already has (``match``, ``version``, ``act_url``, …) is
+        dropped with a warning: the board cannot overwrite it."""
         return {}
 
     def highlights(self, events: list[dict], view: dict) -> dict:
@@ -418,3 +457,94 @@ class Plugin:
     def bots(self) -> dict[str, Any]:
         """Named bots: ``{"random": callable(state, seat, rng) -> action, ...}``."""
         return {}
+
+    # -- the kit: what a game brings to the site beyond the table ---------------------------
+    # Every hook below is optional; its default works for a game that declares nothing
+    # (docs/writing-a-game.md, "Hooks"). Pure Python, like everything in this class.
+
+    def default_bot_name(self) -> str:
+        """The name of the bot that plays a seat when nobody chose one (``default_bot``)."""
+        bots = self.bots()
+        if self.default_bot and self.default_bot in bots:
+            return self.default_bot
+        for name in ("heuristic", "random"):  # the convention before ``default_bot`` existed
+            if name in bots:
+                return name
+        return next(iter(bots), "random-legal")
+
+    def home(self) -> Path:
+        """The game package's folder (``package_dir``, else the folder of the plugin's module)."""
+        if self.package_dir is not None:
+            return Path(self.package_dir)
+        module = sys.modules.get(type(self).__module__)
+        return Path(getattr(module, "__file__", ".")).resolve().parent
+
+    def rules_template(self, lang: str) -> str | None:
+        """The template of the rules page in ``lang`` ("de"/"en"), or None: the page shows the
+        meta's summary. Default by convention: the package's own
+        ``templates/frontend/rules/<slug>.<lang>.html`` when it exists."""
+        name = f"frontend/rules/{self.meta.slug}.{'de' if lang == 'de' else 'en'}.html"
+        return name if (self.home() / "templates" / name).is_file() else None
+
+    def stylesheets(self) -> tuple[str, ...]:
+        """Static paths of the board's style sheets, linked in the page's ``<head>`` (the CSP
+        allows no inline ``<style>``). Default by convention: every ``static/<slug>/*.css``."""
+        folder = self.home() / "static" / self.meta.slug
+        return tuple(f"{self.meta.slug}/{p.name}" for p in sorted(folder.glob("*.css")))
+
+    def scripts(self) -> tuple[str, ...]:
+        """Static paths of the board's scripts, loaded with ``defer`` from the page's ``<head>``
+        (no inline script: the CSP). Default by convention: every ``static/<slug>/*.js``."""
+        folder = self.home() / "static" / self.meta.slug
+        return tuple(f"{self.meta.slug}/{p.name}" for p in sorted(folder.glob("*.js")))
+
+    def guide(self) -> dict:
+        """The guided first match's texts: ``{"intro": (en, de), "hints": {action type: (en,
+        de)}}``; a hint is shown for each kind of legal move the learner has. Default: the
+        summary as the intro, no hints. Every game with a bot has a guided match."""
+        return {"intro": (self.meta.summary_en, self.meta.summary_de), "hints": {}}
+
+    def start_seat(self, state: State) -> int | None:
+        """The seat that moves first in a freshly set-up ``state`` (statistics: the start
+        player's share of wins). Default: the one seat ``to_move`` names, else None."""
+        seats = self.engine.to_move(state)
+        return seats[0] if len(seats) == 1 else None
+
+    def stats_summary(self, view: dict, choices: list[dict]) -> dict | None:
+        """What the statistics keep of a finished match beyond the generic figures, from its
+        final spectator ``view`` and the seats' resolved ``choices``; a JSON-able dict or None.
+        Must tolerate older views (a stored summary is never recomputed)."""
+        return None
+
+    def stats_groups(self, summary: dict) -> dict[str, list] | None:
+        """Win shares by what a seat played with (a school, a deck, a path): ``{group title key:
+        [label key per seat]}`` from one ``stats_summary``; the statistics page shows, per group,
+        each label's share of wins. Keys are looked up in ``stats_labels``. Default: none."""
+        return None
+
+    def stats_labels(self, lang: str) -> dict[str, str]:
+        """People's words in ``lang`` for the keys ``stats_groups`` and ``stats_figures`` use
+        (group titles and labels); a key without one is shown as it is."""
+        return {}
+
+    def stats_figures(self, summaries: list[dict], lang: str) -> list[dict]:
+        """The game's own sections of its statistics page, from its ``stats_summary`` dicts
+        (newest first), in ``lang``. Each section: ``{"id", "title", "bars": [(label, value)],
+        "unit": "" | " %", "max": number | None, "colours": [css colour] | None, "note": ""}``;
+        the platform draws the bars (server-side SVG). Default: none."""
+        return []
+
+    def league_rank_points(self) -> dict[str, Any] | None:
+        """League scoring by rank reached (Der Orden's "Ligawertung"): the label a placement's
+        ``rank`` carries -> league points (numbers or decimal strings, e.g. ``"6.5"``; ``"0"``
+        for no rank). None: leagues score by placement."""
+        return None
+
+    def showcase(self) -> dict:
+        """A position worth a screenshot or a balance look: ``{"players": n, "moves": k}``
+        random-bot moves after the set-up; ``showcase_ready(state)`` may hold out for a nicer
+        moment (the tools play on until it says yes)."""
+        return {"players": min(max(self.meta.min_players, 3), self.meta.max_players), "moves": 10}
+
+    def showcase_ready(self, state: State) -> bool:
+        return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,13 +27,28 @@ def plugins() -> dict[str, Plugin]:
         if isinstance(plugin, Plugin):
             if plugin.meta.slug in found:
                 raise RuntimeError(f"Two games use the slug {plugin.meta.slug!r}")
+            if plugin.package_dir is None:
+                plugin.package_dir = GAMES_DIR / info.name
+            _warn_deprecated(plugin)
             found[plugin.meta.slug] = plugin
     # Extra plugin modules by dotted path (the platform's own test game, in test processes
     # such as a Celery worker started by the test suite).
     for path in filter(None, os.environ.get("SPIELTISCH_EXTRA_GAMES", "").split(",")):
-        plugin = importlib.import_module(path.strip()).PLUGIN
+        module = importlib.import_module(path.strip())
+        plugin = module.PLUGIN
+        if plugin.package_dir is None:
+            plugin.package_dir = Path(module.__file__).resolve().parent
+        _warn_deprecated(plugin)
         found.setdefault(plugin.meta.slug, plugin)
     return found
+
+
+def _warn_deprecated(plugin: Plugin) -> None:
+    """Hooks that still run but are on their way out (docs/writing-a-game.md, "Compatibility")."""
+    if plugin.board_styles:
+        warnings.warn(f"{plugin.meta.slug}: Plugin.board_styles is deprecated; declare the board's "
+                      "static files with stylesheets()/scripts() (or keep them in static/<slug>/)",
+                      DeprecationWarning, stacklevel=2)
 
 
 def get(slug: str) -> Plugin:

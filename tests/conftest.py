@@ -27,8 +27,12 @@ os.environ.setdefault("RATE_LIMITS", "invitation-user=100000,chat-user=100000,to
 # engine. They touch no database, cache, channel layer or broker, so the real-services pass of
 # .ci/test-suite leaves them to the first pass (`-m "not pure"`): running them twice proves
 # nothing and cost ~15 minutes of the CI budget.
-PURE_DIRS = ("games/alchemist/", "games/orden/", "tournaments/logic/", "conformance/")
+# Each game's own tests (tests/games/<package>/) are pure: one folder per package under games/.
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+GAMES_DIR = os.path.join(os.path.dirname(TESTS_DIR), "games")
+PURE_DIRS = (*(f"games/{name}/" for name in sorted(os.listdir(GAMES_DIR))
+               if os.path.isfile(os.path.join(GAMES_DIR, name, "__init__.py"))),
+             "tournaments/logic/", "conformance/")
 
 
 def pytest_collection_modifyitems(config, items):

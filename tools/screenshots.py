@@ -1,4 +1,4 @@
-"""Screenshots of the game table: Alchemist and Der Orden, a few moves in, at a desktop
+"""Screenshots of the game table: every game (its ``Plugin.showcase``), a few moves in, at a desktop
 (1280x800) and a phone (390x844) viewport, as the player to move sees them, with a long
 player name and a long unbroken chat line (the page must not grow sideways).
 
@@ -44,11 +44,12 @@ def seed(lang: str) -> list[tuple[str, int, str]]:
     from matches import chat
 
     call_command("migrate", verbosity=0)
-    out = []
-    def turn_start(state):  # Der Orden: a fresh turn, so the hand offers its moves
-        return state.get("phase") == "main" and state["t"]["plays"] == 0 and state["t"]["acts"] == 0
+    from games import registry
 
-    for game, players, moves, until in (("alchemist", 3, 10, None), ("orden", 2, 12, turn_start)):
+    out = []
+    for game, plugin in registry.plugins().items():  # each game's showcase position
+        show = plugin.showcase()
+        players, moves, until = show["players"], show["moves"], plugin.showcase_ready
         names = [f"{LONG_NAME}_{game[:3]}", f"Ada_{game[:3]}", f"Merlin_{game[:3]}"]
         match, mover = make_match(game, players, moves, "", names=names, until=until)
         chat.post(match.pk, mover, LONG_CHAT)

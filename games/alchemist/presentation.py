@@ -59,6 +59,11 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         s = event.get(key)
         return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"#{s}"
 
+    def fame(n):  # "1 fame point", "9 fame points"
+        if de:
+            return f"{n} Ruhmespunkt" if n == 1 else f"{n} Ruhmespunkte"
+        return f"{n} fame point" if n == 1 else f"{n} fame points"
+
     def byprod():
         got = event.get("byproducts") or []
         if not got:
@@ -74,18 +79,18 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         v = event["value"]
         if de:
             return (f"{who()} entwirft eine neue Rezeptur in Kessel {c + 1} ({pair}): {ing}; "
-                    f"Ruhmesplättchen {v}: {v} Ruhmespunkte." + byprod())
+                    f"Ruhmesplättchen {v}: {fame(v)}." + byprod())
         return (f"{who()} designs a new recipe in cauldron {c + 1} ({pair}): {ing}; "
-                f"value tile {v}: {v} fame points." + byprod())
+                f"value tile {v}: {fame(v)}." + byprod())
     if t == "copy":
         v, trib = event["value"], event["tribute"]
         rest = dict(event["ingredients"])
         rest[trib] -= 1
         if de:
-            return (f"{who()} kopiert den Trank von {who('owner')}: {v} Ruhmespunkte. "
+            return (f"{who()} kopiert den Trank von {who('owner')}: {fame(v)}. "
                     f"Tribut an {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
                     f"aus dem Spiel: {count_text(rest, lang)}." + byprod())
-        return (f"{who()} copies {who('owner')}'s potion: {v} fame points. "
+        return (f"{who()} copies {who('owner')}'s potion: {fame(v)}. "
                 f"Tribute to {who('owner')}: 1 {ingredient_name(trib, lang, 1)}; "
                 f"out of the game: {count_text(rest, lang)}." + byprod())
     if t == "pass_take":
@@ -115,9 +120,9 @@ def describe(event: dict, names: list[str], lang: str) -> str:
         left = event["leftover_points"]
         cubes = count_text(event.get("ingredients") or {}, lang)
         if de:
-            line = f"{who()}: {event['fame']} Ruhmespunkte + {left} für übrige Ingredienzien ({cubes})"
+            line = f"{who()}: {fame(event['fame'])} + {left} für übrige Ingredienzien ({cubes})"
         else:
-            line = f"{who()}: {event['fame']} fame points + {left} for leftover ingredients ({cubes})"
+            line = f"{who()}: {fame(event['fame'])} + {left} for leftover ingredients ({cubes})"
         if event.get("school_rank"):
             rank = ROMAN[event["school_rank"] - 1]
             school = ingredient_name(event["school"], lang)
@@ -476,5 +481,55 @@ def action_text(action: dict, lang: str) -> str | None:
                 return "Passen und aus dem Beutel ziehen" if de else "Pass and draw from the bag"
             return "Passen" if de else "Pass"
     except (KeyError, TypeError, ValueError):
+        return None
+    return None
+
+
+def suggestion_text(view: dict, seat: int, action: dict, lang: str) -> tuple[str, str] | None:
+    """The guided match's suggested move (the heuristic bot's choice) and why, from ``seat``'s
+    view: the bot weighs fame now, the by-products gained, the school's colour and how easily
+    the others copy a recipe; the reason names what of that applies to this move."""
+    text = action_text(action, lang)
+    if text is None:
+        return None
+    de = _lang(lang) == "de"
+    try:
+        me = view["seats"][seat]
+        school = me.get("school")
+        t = action.get("type")
+        if t in ("design", "copy"):
+            cauldron = view["cauldrons"][int(action["cauldron"])]
+            got = [c for c in cauldron["byproducts"] if view["reserve"].get(c, 0) > 0]
+            if t == "design":
+                recipe, value = action["ingredients"], action["value"]
+                size = sum(recipe.values())
+                why = (f"Das höchste freie Ruhmesplättchen: {value} Ruhm sofort." if de
+                       else f"The highest free value tile: {value} fame now.")
+                if size >= 3:
+                    why += (f" Mit {size} Ingredienzien ist die Rezeptur für die anderen teuer zu kopieren." if de
+                            else f" With {size} ingredients the recipe is costly for the others to copy.")
+            else:
+                recipe, value = cauldron["recipe"] or {}, cauldron["value"]
+                why = (f"{value} Ruhm sofort, mit Ingredienzien, die du schon hast." if de
+                       else f"{value} fame now, with ingredients you already hold.")
+            if school and recipe.get(school):
+                name = ingredient_name(school, lang, 2)
+                why += (f" Sie nutzt die Farbe deiner Schule ({name})." if de
+                        else f" It uses your school's colour ({name}).")
+            if got:
+                names = ", ".join(ingredient_name(c, lang, 1) for c in got)
+                why += f" Dazu erhältst du die Nebenprodukte: {names}." if de else f" You also gain its by-products: {names}."
+            return text, why
+        if t == "pass":
+            if action.get("take"):
+                name = ingredient_name(action["take"], lang, 1)
+                return text, (f"Keine Rezeptur lohnt sich gerade: 1 {name} hilft dir, dir später eine zu leisten." if de
+                              else f"No recipe pays off now: 1 {name} helps you afford one later.")
+            if action.get("draw"):
+                return text, ("Keine Rezeptur lohnt sich gerade: 2 Ingredienzien aus dem Beutel helfen dir, dir "
+                              "später eine zu leisten." if de
+                              else "No recipe pays off now: 2 ingredients from the bag help you afford one later.")
+            return text, ("Nichts anderes ist gerade möglich." if de else "Nothing else can be done now.")
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
     return None

@@ -250,11 +250,3 @@ def _react(state, s, acts, ev):
     if others:
         return others[0]
     return {"type": "decline"}
-
-
-def lookahead_bot(state, seat, rng):
-    from games.orden.lookahead import lookahead_bot as bot  # it builds on the heuristic bot
-    return bot(state, seat, rng)
-
-
-BOTS = {"random": random_bot, "heuristic": heuristic_bot, "lookahead": lookahead_bot}

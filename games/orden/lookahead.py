@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from games.orden import rules as R
 from games.orden.bots import heuristic_bot
+from games.orden.hidden import resample_hidden
 from games.orden.legal import legal, startable
 from games.rng import Rng
 
@@ -41,13 +42,12 @@ def _canonical(state, s):
 
 
 def _determinize(state, s, rng):
-    from games.orden.plugin import PLUGIN  # the plugin imports the bots: import late
     st = _canonical(state, s)
     for o in range(state["n"]):
         if o != s:
-            st = PLUGIN.resample_hidden(st, o, Rng(rng.next64()))
+            st = resample_hidden(st, o, Rng(rng.next64()))
     if state["n"] == 1:
-        st = PLUGIN.resample_hidden(st, None, Rng(rng.next64()))
+        st = resample_hidden(st, None, Rng(rng.next64()))
     return st
 
 

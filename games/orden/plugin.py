@@ -5,15 +5,16 @@ from games.base import IllegalAction, Plugin, Step
 from games.orden import decks
 from games.orden import effects as E
 from games.orden import rules as R
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.orden.effects import copy_state, tiebreak_key
 from games.orden.engine import ENGINE
-from games.orden.text import card_text
+from games.orden.hidden import resample_hidden
+from games.orden.text import SOURCE, TO, card_text
 from games.textnum import is_small_int
 
 LOG = {
     "turn": ("{who} ist am Zug (Runde {round}).", "{who}'s turn (round {round})."),
-    "draw": ("{who} zieht {n} Karte(n).", "{who} draws {n} card(s)."),
+    "draw": ("{who} zieht {n} Karten.", "{who} draws {n} cards."),
     "drew": ("Du ziehst {cards}.", "You draw {cards}."),
     "reshuffle": ("{who} mischt die Ablage ({n} Karten) zum neuen Nachziehstapel.",
                   "{who} shuffles the discard pile ({n} cards) into a new draw pile."),
@@ -35,16 +36,15 @@ LOG = {
     "choose": ("{who} wählt {card} ({source}) und {to}.", "{who} chooses {card} ({source}) and {to}."),
     "ascend": ("{who} steigt auf: {card}, RANG {rank}.", "{who} ascends: {card}, RANK {rank}."),
     "descend": ("{who} steigt ab: {card}, RANG {rank}.", "{who} descends: {card}, RANK {rank}."),
-    "must_discard": ("{who} muss {n} Karte(n) ablegen.", "{who} must discard {n} card(s)."),
+    "must_discard": ("{who} muss {n} Karten ablegen.", "{who} must discard {n} cards."),
     "end_turn": ("{who} beendet den Zug.", "{who} ends the turn."),
     "standstill": ("Stillstand: Niemand kann mehr aufsteigen, die erreichten Ränge entscheiden.",
                    "Standstill: nobody can ascend any more; the ranks reached decide."),
     "end": ("Spielende. {placements}", "Game over. {placements}"),
 }
-TO = {"hand": ("nimmt sie auf die Hand", "takes it into the hand"),
-      "play": ("spielt sie aus", "plays it"), "play_now": ("spielt sie sofort aus", "plays it at once")}
-SOURCE = {"deck": ("Nachziehstapel", "draw pile"), "ablage": ("Ablage", "discard pile"),
-          "auslage": ("Auslage", "display"), "hand": ("Hand", "hand"), "aussen": ("Außenwelt", "outside world")}
+# The lines above for n == 1 (one card, not "1 cards").
+LOG_ONE = {"draw": ("{who} zieht 1 Karte.", "{who} draws 1 card."),
+           "must_discard": ("{who} muss 1 Karte ablegen.", "{who} must discard 1 card.")}
 
 
 def card_name(no, lang) -> str:
@@ -54,16 +54,71 @@ def card_name(no, lang) -> str:
 
 class OrdenPlugin(Plugin):
     board_template = "orden/board.html"
-    board_styles = "orden/styles.html"  # the game page puts it in <head>, once
+    default_bot = "heuristic"
+
+    def guide(self):
+        from .guide import GUIDE
+
+        return GUIDE
+
+    def showcase(self):
+        return {"players": 2, "moves": 12}
+
+    def showcase_ready(self, state):
+        """A fresh turn, so the hand offers its moves."""
+        return state.get("phase") == "main" and state["t"]["plays"] == 0 and state["t"]["acts"] == 0
+
+    def league_rank_points(self):
+        """The „Ligawertung“: points = rank reached (VI+ 6.5, IX+ 9.5, X 10, no rank "0": 0)."""
+        from .schema import RANKS
+
+        return {label: str(points) for label, points in RANKS.items()}
+
+    # -- statistics (games/<slug>/stats.py) --------------------------------------------------
+    def stats_summary(self, view, choices):
+        from . import stats
+
+        return stats.summary(view, choices)
+
+    def stats_groups(self, summary):
+        from . import stats
+
+        return stats.groups(summary)
+
+    def stats_labels(self, lang):
+        from . import stats
+
+        return stats.labels(lang)
+
+    def stats_figures(self, summaries, lang):
+        from . import stats
+
+        return stats.figures(summaries, lang)
     # Set by the Django part (games/orden/web) at start-up: the player's saved decks, offered
     # beside the starter decks. None without that app: starter decks only.
     deck_source = None
+    # Parts of the state no view shows that resample_hidden leaves as they are, and why (the
+    # conformance suite's rule resample-covers).
+    fixed_secrets = {
+        "ci[*]": "a card instance's number is fixed at set-up from the public deck lists; the secret is "
+                 "where each instance lies (hand or deck), which resample_hidden redraws",
+        "own[*]": "a card instance's owner is fixed at set-up (the seat whose deck it came from)",
+        "v": "the rules version the match was set up under",
+        "p[*].never": "the retired 'never ask' switch (old logs only); no view shows it, nobody needs to",
+        "res.left": "how many picks the payment still needs: follows from the public rule being paid",
+        "res.stage": "the payment's stage: follows from the public rule being paid",
+        "res.vi": "the verb of the rule being paid: public (the rule card is open)",
+        "pend.step": "how far a pending rule has got: follows from the public log",
+        "t.oncefx[*][*]": "the once-per-turn effects used this turn: follow from the public log",
+    }
 
     # -- seat choices ---------------------------------------------------------------------
     def seat_choice_values(self, key, user_id):
         if key != "deck":
             return []
-        starters = [(f"starter:{p}", f"Starter: {de} / {en}") for p, (de, en) in decks.STARTER_NAMES.items()]
+        # A (German, English) label pair: the form shows the page's language (frontend/forms.py).
+        starters = [(f"starter:{p}", (f"Startdeck: {de}", f"Starter deck: {en}"))
+                    for p, (de, en) in decks.STARTER_NAMES.items()]
         return starters + (self.deck_source.choices(user_id) if self.deck_source else [])
 
     def clean_choices(self, raw, user_id):
@@ -138,28 +193,15 @@ class OrdenPlugin(Plugin):
                      f"({'RANG' if de else 'RANK'} {p['rank']}, {p['score']:g})"
                      for p in sorted(event["placements"], key=lambda p: p["place"])]
             f["placements"] = "; ".join(parts)
-        return LOG[key][i].format(**f)
+        line = LOG_ONE[key] if key in LOG_ONE and event.get("n") == 1 else LOG[key]
+        return line[i].format(**f)
 
     def card_text(self, no, lang):
         return card_text(R.C[no], lang)
 
     # -- hidden information ---------------------------------------------------------------
     def resample_hidden(self, state, seat, rng):
-        st = copy_state(state)
-        if seat is not None:
-            p = st["p"][seat]
-            fixed = set(p["known"])
-            if st["res"] is not None and st["res"]["seat"] == seat:
-                fixed |= set(st["res"]["picked"])
-            free = [i for i in p["hand"] if i not in fixed]
-            pool = free + p["deck"]
-            rng.shuffle(pool)
-            p["hand"] = [i for i in p["hand"] if i in fixed] + pool[:len(free)]
-            p["deck"] = pool[len(free):]
-        for p in st["p"]:
-            rng.shuffle(p["deck"])  # nobody knows any deck's order
-        st["rng"] = rng.next64()
-        return st
+        return resample_hidden(state, seat, rng)
 
     # -- orders (games/orden/orders.py) ----------------------------------------------------
     def order_kinds(self):
@@ -173,6 +215,19 @@ class OrdenPlugin(Plugin):
     def ordered_action(self, state, seat, orders):
         from games.orden.orders import ordered_action
         return ordered_action(state, seat, orders)
+
+    def premove_actions(self, state, seat):
+        from games.orden.orders import premoves
+        return premoves(state, seat)
+
+    def premove_due(self, state, seat):
+        from games.orden.orders import premove_due
+        return premove_due(state, seat)
+
+    def premove_text(self, state, seat, action, lang):
+        """A queued move named with its card (the seat's own: its hand, Path or Display)."""
+        from games.orden.presentation import queued_text
+        return queued_text(state, action, lang)
 
     def public_action(self, action, seat, viewer):
         # The retired "never ask me" (old logs only) is the player's own setting: others see
@@ -221,6 +276,10 @@ class OrdenPlugin(Plugin):
 
     def bots(self):
         return dict(BOTS)
+
+    def suggestion_text(self, view, seat, action, lang):
+        from games.orden.presentation import suggestion_text
+        return suggestion_text(view, seat, action, lang)
 
     def action_from_form(self, data):
         action = super().action_from_form(data)

@@ -368,3 +368,10 @@ def card_table(cards) -> list[str]:
         rows.append(f"| {_table_no(c)} | {c.name.de} / {c.name.en} | {_table_place(c)} | {c.count} | "
                     f"{' '.join(card_text(c, 'de'))} |")
     return rows
+
+
+# The log's words for destinations and zones (plugin.describe, presentation's action extras).
+TO = {"hand": ("nimmt sie auf die Hand", "takes it into the hand"),
+      "play": ("spielt sie aus", "plays it"), "play_now": ("spielt sie sofort aus", "plays it at once")}
+SOURCE = {"deck": ("Nachziehstapel", "draw pile"), "ablage": ("Ablage", "discard pile"),
+          "auslage": ("Auslage", "display"), "hand": ("Hand", "hand"), "aussen": ("Außenwelt", "outside world")}

@@ -13,6 +13,23 @@ import polib
 PO = Path(__file__).resolve().parents[1] / "de" / "LC_MESSAGES" / "django.po"
 
 
+def merge_twins(po: polib.POFile) -> list[str]:
+    """Drops the second of two identical entries (what a union merge of two branches leaves);
+    returns the msgids whose twins disagree, for a person to settle."""
+    seen: dict = {}
+    disagree = []
+    for entry in list(po):
+        key = (entry.msgctxt, entry.msgid)
+        first = seen.setdefault(key, entry)
+        if first is entry:
+            continue
+        if (first.msgstr, first.msgstr_plural) == (entry.msgstr, entry.msgstr_plural):
+            po.remove(entry)
+        else:
+            disagree.append(entry.msgid)
+    return disagree
+
+
 def missing(po: polib.POFile) -> list[str]:
     return [
         entry.msgid for entry in po
@@ -23,8 +40,13 @@ def missing(po: polib.POFile) -> list[str]:
 
 if __name__ == "__main__":
     po = polib.pofile(str(PO))
+    twins = merge_twins(po)
+    po.save()
     po.save_as_mofile(str(PO.with_suffix(".mo")))
     gaps = missing(po)
+    if twins:
+        print("translated twice, differently:", *twins, sep="\n  ")
     if gaps:
         print("untranslated:", *gaps, sep="\n  ")
+    if twins or gaps:
         sys.exit(1)

@@ -138,6 +138,9 @@ def watch(request):
     base = Match.objects.filter(public=True).defer("state", "seed", "choices").prefetch_related(seats)
     live = list(base.filter(status=Match.Status.ACTIVE).order_by("-updated_at", "-id")[:WATCH_SIZE])
     done = list(base.filter(status=Match.Status.FINISHED).order_by("-finished_at", "-id")[:20])
-    rows = lambda ms: [{"match": m, "game_name": profiles.game_name(m.game, lang), "players": list(m.seats.all())}
-                       for m in ms]
+
+    def rows(ms):
+        return [{"match": m, "game_name": profiles.game_name(m.game, lang), "players": list(m.seats.all())}
+                for m in ms]
+
     return render(request, "community/watch.html", {"live": rows(live), "finished": rows(done)})

@@ -26,6 +26,9 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+# Tools for game authors (the hot-seat table at /author/hotseat/, platform/authoring): on with
+# DEBUG, never on a public site (each page answers 404 when off).
+GAME_AUTHOR_TOOLS = env_bool("GAME_AUTHOR_TOOLS", DEBUG)
 # DJANGO_SECRET_KEY; without it a production (real services, DEBUG off) refuses to start
 # (config/secretkey.py: development, tests and the embedded default get keys of their own).
 SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL", ""),
@@ -34,6 +37,7 @@ ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,12
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 # Links in mails and pushes. Unset: the address the site is served on (config/served.py).
 SITE_URL = os.environ.get("SITE_URL", "")
+SITE_NAME = "Spieltisch"  # the name in the header, the tab title and the mails
 # Who runs the site: the Impressum (§ 5 DDG), the privacy notice (Art. 13 GDPR) and the terms
 # name them (frontend/legal_views.py). An operator fills these in; each page names a required
 # one that is still empty.
@@ -80,6 +84,7 @@ MIDDLEWARE = [
     "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.guests.GuestGateMiddleware",  # a guest account reaches the guided match only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
@@ -224,6 +229,7 @@ LOGOUT_REDIRECT_URL = "lobby"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [ROOT / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # 24-hour English times (config/formats/en)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

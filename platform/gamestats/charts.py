@@ -17,22 +17,23 @@ def _num(value: float) -> str:
 
 
 def bar_chart(items: list[tuple[str, float]], *, title: str, unit: str = "", max_value: float | None = None,
-              colours: list[str] | None = None, chart_id: str = "") -> SafeString:
-    """Horizontal bars, one per (label, value)."""
+              colours: list[str] | None = None, chart_id: str = "", compact: bool = False) -> SafeString:
+    """Horizontal bars, one per (label, value); ``compact``: narrower, for a card of an overview."""
     top = max_value or max((v for _, v in items), default=0) or 1
     height = len(items) * (BAR + GAP) + GAP
-    span = WIDTH - LABEL_W - 60
-    parts = [f'<svg class="chart bar" role="img" viewBox="0 0 {WIDTH} {height}" width="100%"'
+    width, label_w = (360, 110) if compact else (WIDTH, LABEL_W)
+    span = width - label_w - 60
+    parts = [f'<svg class="chart bar" role="img" viewBox="0 0 {width} {height}" width="100%"'
              f' preserveAspectRatio="xMinYMin meet"{f" id={chr(34)}{escape(chart_id)}{chr(34)}" if chart_id else ""}>',
              f"<title>{escape(title)}</title>"]
     for i, (label, value) in enumerate(items):
         y = GAP + i * (BAR + GAP)
         w = max(0.0, value) / top * span
         fill = (colours[i] if colours and i < len(colours) else None) or COLOURS.get(str(label).lower(), "#7a3b12")
-        parts.append(f'<text x="{LABEL_W - 8}" y="{y + BAR * 0.7:.1f}" text-anchor="end" font-size="13">{escape(label)}</text>')
-        parts.append(f'<rect x="{LABEL_W}" y="{y}" width="{w:.1f}" height="{BAR}" fill="{fill}" rx="3">'
+        parts.append(f'<text x="{label_w - 8}" y="{y + BAR * 0.7:.1f}" text-anchor="end" font-size="13">{escape(label)}</text>')
+        parts.append(f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{BAR}" fill="{fill}" rx="3">'
                      f"<title>{escape(label)}: {_num(value)}{escape(unit)}</title></rect>")
-        parts.append(f'<text x="{LABEL_W + w + 6:.1f}" y="{y + BAR * 0.7:.1f}" font-size="13">{_num(value)}{escape(unit)}</text>')
+        parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + BAR * 0.7:.1f}" font-size="13">{_num(value)}{escape(unit)}</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

@@ -1,11 +1,15 @@
 """Statistics per game from the stored summaries: one query per page, then arithmetic.
-Each game may add sections; every game gets the generic ones."""
+
+Every game gets the generic figures (matches, length, the start player's share, wins by turn
+order, win shares per group the game names with ``Plugin.stats_groups``); a game adds its own
+sections with ``Plugin.stats_figures`` (data; drawn here as server-side SVG)."""
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 
 from django.utils.translation import gettext as _
+
+from games import registry
 
 from . import charts
 from .models import GameSummary
@@ -17,22 +21,94 @@ def _pct(part: int, whole: int) -> float:
     return 100.0 * part / whole if whole else 0.0
 
 
-def _optional(module: str, name: str, default):
-    """A game's presentation constant, if the game (still) has it."""
-    try:
-        return getattr(importlib.import_module(module), name, default)
-    except Exception:
-        return default
+def rows_of(games: list[str]) -> dict[str, list[tuple[int, dict]]]:
+    """(players, data) of the newest summaries per game: one query."""
+    out: dict[str, list] = {g: [] for g in games}
+    for game, players, data in (GameSummary.objects.filter(game__in=games).order_by("-finished_at")
+                                .values_list("game", "players", "data")[:SAMPLE * max(1, len(games))]):
+        if len(out[game]) < SAMPLE and isinstance(data, dict):
+            out[game].append((players, data))
+    return out
 
 
-def sections(game: str, lang: str) -> tuple[int, list[dict]]:
-    rows = list(GameSummary.objects.filter(game=game).order_by("-finished_at")
-                .values_list("players", "data")[:SAMPLE])
-    out = generic(rows)
-    extra = {"alchemist": alchemist, "orden": orden}.get(game)
-    if extra is not None:
-        out = extra([d[game] for _, d in rows if isinstance(d.get(game), dict)], lang) + out
-    return len(rows), out
+def headline(rows: list[tuple[int, dict]]) -> dict:
+    """The figures a player looks for first: how many, how long, does starting help."""
+    days = [d["days"] for _, d in rows if isinstance(d.get("days"), (int, float))]
+    started = [(players, d) for players, d in rows if isinstance(d.get("start"), int)]
+    start_wins = sum(1 for _, d in started if _place(d, d["start"]) == 1)
+    return {"count": len(rows), "resigned": sum(1 for _, d in rows if d.get("by_resignation")),
+            "moves": sum(d.get("moves", 0) for _, d in rows) / len(rows) if rows else None,
+            "days": sum(days) / len(days) if days else None,
+            "start_share": _pct(start_wins, len(started)) if started else None,
+            "fair_share": _pct(sum(1 / p for p, _ in started), len(started)) if started else None,
+            "started": len(started)}
+
+
+def _place(data: dict, seat: int):
+    places = data.get("places") or []
+    return places[seat] if 0 <= seat < len(places) else None
+
+
+def turn_order(rows: list[tuple[int, dict]], *, chart_id: str = "chart-turn-order", compact: bool = False) -> dict | None:
+    """Win rate by the seat's place in the turn order (1st to move, 2nd, ...)."""
+    games, wins = defaultdict(int), defaultdict(int)
+    for players, d in rows:
+        start = d.get("start")
+        if not isinstance(start, int) or not players:
+            continue
+        for seat in range(players):
+            pos = (seat - start) % players
+            games[pos] += 1
+            wins[pos] += _place(d, seat) == 1
+    if not games:
+        return None
+    title = _("Wins by turn order")
+    bars = [(_("%(n)d. to move") % {"n": pos + 1}, _pct(wins[pos], n)) for pos, n in sorted(games.items())]
+    return {"id": "turn-order", "title": title,
+            "chart": charts.bar_chart(bars, title=title, unit=" %", max_value=100, chart_id=chart_id,
+                                      compact=compact),
+            "note": _("The share of matches won from each place in the turn order.")}
+
+
+def group_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict]:
+    """Win rate per label of each group the game names (a school, a path, a deck)."""
+    words = plugin.stats_labels(lang)
+    games: dict[str, dict] = defaultdict(lambda: defaultdict(int))
+    wins: dict[str, dict] = defaultdict(lambda: defaultdict(int))
+    for _players, d in rows:
+        own = d.get(plugin.meta.slug)
+        if not isinstance(own, dict):
+            continue
+        for group, labels in (plugin.stats_groups(own) or {}).items():
+            for seat, label in enumerate(labels):
+                if label is None:
+                    continue
+                games[group][label] += 1
+                wins[group][label] += _place(d, seat) == 1
+    out = []
+    for group in games:
+        name = words.get(group, group)
+        title = _("Win rate per %(group)s") % {"group": name}
+        bars = [(words.get(str(label), str(label)), _pct(wins[group][label], n))
+                for label, n in sorted(games[group].items(), key=lambda kv: str(kv[0]))]
+        out.append({"id": f"wins-{group}", "title": title,
+                    "chart": charts.bar_chart(bars, title=title, unit=" %", max_value=100,
+                                              chart_id=f"chart-wins-{group}"),
+                    "note": _("The share of seats playing with it that won their match.")})
+    return out
+
+
+def game_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict]:
+    """The game's own figures (``Plugin.stats_figures``), drawn."""
+    own = [d[plugin.meta.slug] for _, d in rows if isinstance(d.get(plugin.meta.slug), dict)]
+    out = []
+    for f in plugin.stats_figures(own, lang) if own else []:
+        ident = str(f.get("id", len(out)))
+        out.append({"id": ident, "title": f.get("title", ""), "note": f.get("note", ""),
+                    "chart": charts.bar_chart(list(f.get("bars") or []), title=f.get("title", ""),
+                                              unit=f.get("unit", ""), max_value=f.get("max"),
+                                              colours=f.get("colours"), chart_id=f"chart-{ident}")})
+    return out
 
 
 def generic(rows: list[tuple[int, dict]]) -> list[dict]:
@@ -45,97 +121,32 @@ def generic(rows: list[tuple[int, dict]]) -> list[dict]:
              for n, ds in sorted(by_players.items())]
     resigned = sum(1 for _, d in rows if d.get("by_resignation"))
     return [
-        {"id": "moves", "title": _("Average moves per match"), "chart": charts.bar_chart(moves, title=_("Average moves per match"), chart_id="chart-moves"),
+        {"id": "moves", "title": _("Average moves per match"),
+         "chart": charts.bar_chart(moves, title=_("Average moves per match"), chart_id="chart-moves"),
          "note": _("%(n)d finished matches, %(r)d of them ended by resignation.") % {"n": len(rows), "r": resigned}},
     ]
 
 
-def alchemist(rows: list[dict], lang: str) -> list[dict]:
-    hexes = _optional("games.alchemist.presentation", "HEX", {})
-    words = _optional("games.alchemist.presentation", "COLOUR_WORD", {}).get(lang, {})
-    points, totals, wins = defaultdict(list), defaultdict(list), defaultdict(int)
-    with_schools = decided = 0
-    for r in rows:
-        if not r.get("schools"):
-            continue
-        with_schools += 1
-        decided += bool(r.get("school_decided"))
-        for seat in r.get("seats", []):
-            school = seat.get("school")
-            if school:
-                points[school].append(seat.get("school_points") or 0)
-                totals[school].append(seat.get("total") or 0)
-                wins[school] += seat.get("place") == 1
-    if not with_schools:
-        return []
-    order = sorted(points)
-    label = [words.get(s, s) for s in order]
-    colours = [hexes.get(s, "#7a3b12") for s in order]
-    avg_points = [(lbl, sum(points[s]) / len(points[s])) for lbl, s in zip(label, order)]
-    avg_totals = [(lbl, sum(totals[s]) / len(totals[s])) for lbl, s in zip(label, order)]
-    win_rates = [(lbl, _pct(wins[s], len(points[s]))) for lbl, s in zip(label, order)]
-    return [
-        {"id": "school-points", "title": _("Average school points per school"),
-         "chart": charts.bar_chart(avg_points, title=_("Average school points per school"), colours=colours,
-                                   chart_id="chart-school-points")},
-        {"id": "school-totals", "title": _("Average final points by school"),
-         "chart": charts.bar_chart(avg_totals, title=_("Average final points by school"), colours=colours,
-                                   chart_id="chart-school-totals")},
-        {"id": "school-wins", "title": _("Win rate per school"),
-         "chart": charts.bar_chart(win_rates, title=_("Win rate per school"), unit=" %", max_value=100,
-                                   colours=colours, chart_id="chart-school-wins")},
-        {"id": "school-decided", "title": _("How often the school decided the winner"),
-         "chart": charts.bar_chart([(_("decided by the school"), _pct(decided, with_schools)),
-                                    (_("decided without it"), _pct(with_schools - decided, with_schools))],
-                                   title=_("How often the school decided the winner"), unit=" %", max_value=100,
-                                   chart_id="chart-school-decided"),
-         "note": _("%(d)d of %(n)d matches with schools: without the school points someone else would have won.")
-         % {"d": decided, "n": with_schools}},
-    ]
+def sections(game: str, lang: str) -> tuple[int, list[dict]]:
+    rows = rows_of([game])[game]
+    return len(rows), sections_of(registry.get(game), rows, lang)
 
 
-def orden(rows: list[dict], lang: str) -> list[dict]:
+def sections_of(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict]:
     if not rows:
         return []
-    names = _optional("games.orden.decks", "STARTER_NAMES", {})
-    path_games, path_wins, deck_games, deck_wins = defaultdict(int), defaultdict(int), defaultdict(int), defaultdict(int)
-    rounds = []
-    for r in rows:
-        places = r.get("places") or []
-        for seat, path in enumerate(r.get("paths") or []):
-            won = seat < len(places) and places[seat] == 1
-            path_games[path or "?"] += 1
-            path_wins[path or "?"] += won
-        for seat, deck in enumerate(r.get("decks") or []):
-            won = seat < len(places) and places[seat] == 1
-            deck_games[deck] += 1
-            deck_wins[deck] += won
-        if isinstance(r.get("rounds"), int):
-            rounds.append(r["rounds"])
+    order = turn_order(rows)
+    return ([order] if order else []) + group_sections(plugin, rows, lang) + game_sections(plugin, rows, lang) \
+        + generic(rows)
 
-    def label(key: str) -> str:
-        path = key.split(":", 1)[-1]
-        pair = names.get(path)
-        if pair:
-            return pair[0] if lang == "de" else pair[1]
-        return _("own deck") if key == "custom" else key
 
-    path_rates = [(label(p), _pct(path_wins[p], n)) for p, n in sorted(path_games.items())]
-    deck_rates = [(label(d), _pct(deck_wins[d], n)) for d, n in sorted(deck_games.items())]
-    out = [
-        {"id": "path-wins", "title": _("Win rate per path"),
-         "chart": charts.bar_chart(path_rates, title=_("Win rate per path"), unit=" %", max_value=100,
-                                   chart_id="chart-path-wins")},
-        {"id": "deck-wins", "title": _("Win rate per starter deck"),
-         "chart": charts.bar_chart(deck_rates, title=_("Win rate per starter deck"), unit=" %", max_value=100,
-                                   chart_id="chart-deck-wins")},
-    ]
-    if rounds:
-        hist = defaultdict(int)
-        for n in rounds:
-            hist[n] += 1
-        out.append({"id": "rounds", "title": _("Rounds per match"),
-                    "chart": charts.bar_chart([(str(k), v) for k, v in sorted(hist.items())],
-                                              title=_("Rounds per match"), chart_id="chart-rounds"),
-                    "note": _("Average: %(avg).1f rounds.") % {"avg": sum(rounds) / len(rounds)}})
+def overview(lang: str) -> list[dict]:
+    """Per game: its name, the headline figures and the turn-order chart (one query)."""
+    plugins = registry.plugins()
+    rows = rows_of(list(plugins))
+    out = []
+    for slug, plugin in plugins.items():
+        order = turn_order(rows[slug], chart_id=f"chart-turn-order-{slug}", compact=True)
+        out.append({"slug": slug, "name": plugin.meta.name_de if lang == "de" else plugin.meta.name_en,
+                    "figures": headline(rows[slug]), "chart": order["chart"] if order else ""})
     return out

@@ -43,35 +43,21 @@ def summary(match: Match) -> dict:
             "moves": LogEntry.objects.filter(match=match, kind=LogEntry.Kind.ACTION, undone=False).count()}
     if match.finished_at and match.created_at:
         data["days"] = (match.finished_at - match.created_at).total_seconds() / 86400
-    extractor = EXTRACTORS.get(match.game)
-    if extractor is not None and not data["by_resignation"]:
-        try:
-            view = registry.get(match.game).engine.view(match.state, None)
-            data[match.game] = extractor(match, view)
+    plugin = registry.plugins().get(match.game)
+    if plugin is None:
+        return data
+    try:  # the seat that moved first (the start player's share of wins)
+        first = plugin.start_seat(plugin.setup_recorded(match.engine_version, match.players, match.options,
+                                                        match.seed, match.choices))
+        if first is not None:
+            data["start"] = first
+    except Exception:  # an old record the engine no longer sets up: no start seat then
+        logger.warning("no start seat for match %s", match.pk, exc_info=True)
+    if not data["by_resignation"]:
+        try:  # the game's own figures (Plugin.stats_summary), under its slug
+            extra = plugin.stats_summary(plugin.engine.view(match.state, None), match.choices or [])
+            if extra is not None:
+                data[match.game] = extra
         except Exception:  # a game's view changed shape: keep the generic figures
             logger.warning("no %s statistics for match %s", match.game, match.pk, exc_info=True)
     return data
-
-
-def alchemist(match: Match, view: dict) -> dict:
-    final = view.get("final") or {}
-    schools = {s["seat"]: s.get("school") for s in view.get("seats", [])}
-    rows = [{"school": schools.get(r["seat"]), "school_points": r.get("school_points") or 0,
-             "school_rank": r.get("school_rank"), "total": r.get("total") or 0, "place": r.get("place")}
-            for r in sorted(final.get("seats", []), key=lambda r: r["seat"])]
-    winners = {i for i, r in enumerate(rows) if r["place"] == 1}
-    without = [r["total"] - r["school_points"] for r in rows]
-    best_without = {i for i, v in enumerate(without) if without and v == max(without)}
-    # The school decided the winner if, without school points, someone else would lead.
-    decided = bool(view.get("schools")) and bool(rows) and winners != best_without
-    return {"seats": rows, "schools": bool(view.get("schools")), "school_decided": decided,
-            "rounds": view.get("round")}
-
-
-def orden(match: Match, view: dict) -> dict:
-    seats = sorted(view.get("seats", []), key=lambda s: s["seat"])
-    decks = [(c or {}).get("deck_id", "custom") for c in (match.choices or [])]
-    return {"paths": [s.get("path") for s in seats], "decks": decks, "rounds": view.get("round")}
-
-
-EXTRACTORS = {"alchemist": alchemist, "orden": orden}

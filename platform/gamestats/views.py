@@ -16,7 +16,7 @@ def _names(lang: str) -> dict[str, str]:
 
 
 def stats_index(request):
-    return render(request, "gamestats/index.html", {"games": list(_names(_lang()).items())})
+    return render(request, "gamestats/index.html", {"games": figures.overview(_lang())})
 
 
 def game_stats(request, game: str):
@@ -24,6 +24,7 @@ def game_stats(request, game: str):
     names = _names(lang)
     if game not in names:
         raise Http404("No such game")
-    count, sections = figures.sections(game, lang)
-    return render(request, "gamestats/game.html", {"game": game, "game_name": names[game], "count": count,
-                                                   "sections": sections, "games": list(names.items())})
+    rows = figures.rows_of([game])[game]
+    return render(request, "gamestats/game.html", {
+        "game": game, "game_name": names[game], "count": len(rows), "figures": figures.headline(rows),
+        "sections": figures.sections_of(registry.get(game), rows, lang), "games": list(names.items())})

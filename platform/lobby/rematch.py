@@ -1,7 +1,8 @@
 """Rematch in one click: a private invitation to the people of a finished match, with the same
 game, options, player count, time control and substitute hours. The clicking player hosts it
 and is seated (seat choices as when joining: the game's defaults unless given); the others are
-named invitees and get the usual invitation notification. A second click by anyone returns the
+named invitees and get the usual invitation notification; a player whose account is gone is
+left out, and their seat is open to anyone (a public invitation). A second click by anyone returns the
 open (or started) rematch instead of making another."""
 from __future__ import annotations
 
@@ -32,11 +33,15 @@ def rematch(match_id: int, user, choices: dict | None = None) -> tuple[Invitatio
         if existing is not None:
             return existing, False
         source = Invitation.objects.filter(match=match).first()
-        people = [s.user for s in seats if s.user_id and s.user_id != user.pk]
+        others = [s.user for s in seats if s.user_id and s.user_id != user.pk]
+        # A deleted (or closed) account is not invited again: its seat is open to anyone, so the
+        # invitation is public (the others are still named and told).
+        people = [p for p in others if p.is_active]
         bots = [s.bot for s in seats if not s.user_id and s.bot]  # seats a bot held from the start
         invitation = services.create_invitation(
             user, game=match.game, players=match.players, options=match.options, move_days=match.move_days,
-            private=bool(people), invitees=[p.username for p in people], choices=choices, bots=bots,
+            private=bool(people) and len(people) == len(others), invitees=[p.username for p in people],
+            choices=choices, bots=bots,
             substitute_hours=source.substitute_hours if source else 24, rematch_of=match)
         for hooks in invitation_hooks():  # the apps' settings (the time control) as they were
             copy = getattr(hooks, "copy", None)

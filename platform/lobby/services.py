@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import registry
 from games.base import BadOptions
@@ -62,7 +63,8 @@ def create_invitation(host, *, game: str, players, options: dict | None = None, 
         invitee_users = list(User.objects.filter(username__in=names))
         missing = set(names) - {u.username for u in invitee_users}
         if missing:
-            raise LobbyError(_("Unknown user(s): %(names)s.") % {"names": ", ".join(sorted(missing))})
+            raise LobbyError(ngettext("Unknown user: %(names)s.", "Unknown users: %(names)s.", len(missing))
+                             % {"names": ", ".join(sorted(missing))})
         from community.rules import assert_may_invite  # the block list (platform/community)
 
         assert_may_invite(host, invitee_users)

@@ -50,9 +50,9 @@ def read_state(user_id: int | None, match_id: int | None) -> str:
     if user_id is not None:
         frame["turns"] = live.turn_counts([user_id]).get(user_id, 0)
         if apps.is_installed("notifications"):
-            from notifications.services import unread_count
+            from notifications.services import unread_groups
 
-            frame["unread"] = unread_count(user_id)
+            frame["unread"] = unread_groups(user_id)
     if match_id is not None:
         from .models import Match
 

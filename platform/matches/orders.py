@@ -134,13 +134,45 @@ def change(match_id: int, user, edit) -> dict:
 
 
 def _store(seat: Seat, orders: list[dict], dropped: list | None = None) -> None:
-    fields = {"orders": orders}
+    fields = {"orders": orders, "user_id": seat.user_id}
     if dropped is not None:
         fields["dropped"] = dropped[-MAX_DROPPED_SHOWN:]
     SeatOrders.objects.update_or_create(seat=seat, defaults=fields)
     if seat.has_orders != bool(orders):
         seat.has_orders = bool(orders)
         Seat.objects.filter(pk=seat.pk).update(has_orders=seat.has_orders)
+
+
+def end_with_hand_over(match: Match, seat: Seat, leaver_id: int | None) -> None:
+    """A substitute takes ``seat``: the leaver's orders end with it (orders are a person's, the
+    substitute starts with none), and the leaver hears so after the commit. Call in the
+    hand-over's transaction, before the seat's user changes."""
+    row = SeatOrders.objects.filter(seat=seat).first()
+    had = bool(row and row.orders)
+    SeatOrders.objects.filter(seat=seat).delete()
+    if seat.has_orders:
+        seat.has_orders = False
+        Seat.objects.filter(pk=seat.pk).update(has_orders=False)
+    if had and leaver_id and apps.is_installed("notifications"):
+        match_id, game, count = match.pk, match.game, len(row.orders)
+
+        def send():
+            from django.contrib.auth import get_user_model
+            from notifications.services import match_context, notify
+
+            user = get_user_model().objects.filter(pk=leaver_id).first()
+            if user is not None:
+                notify(user, "orders_ended", {**match_context(match_id, leaver_id, game=game), "count": count},
+                       key=f"orders_ended:{match_id}:{seat.seat}:{match.version}", match_id=match_id)
+
+        transaction.on_commit(send)
+
+
+def of_user(user) -> list[dict]:
+    """Every order the person holds now, per match (the privacy export)."""
+    return [{"match": match_id, "seat": seat, "orders": list(orders)}
+            for match_id, seat, orders in SeatOrders.objects.filter(user=user).exclude(orders=[])
+            .order_by("seat__match_id").values_list("seat__match_id", "seat__seat", "orders")]
 
 
 # --- following them ------------------------------------------------------------------------------
@@ -195,6 +227,8 @@ def _take(match: Match, plugin: Plugin, seat: Seat, seats: list[Seat], services)
                 return True
             except (IllegalMove, NotYourTurn):  # the game's own bug: leave the decision to the person
                 logger.exception("ordered action of %s in match %s was refused", plugin.meta.slug, match.pk)
+    if not premoves or not plugin.premove_due(match.state, seat.seat):
+        return False  # queued moves wait for the seat's own turn (the game says when)
     _mark_answered(match, seat)
     dropped = []
     played = None

@@ -300,7 +300,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    frame = {"type": "notification", "unread": unread_count(user_id), **(extra or {})}
+    frame = {"type": "notification", "unread": unread_groups(user_id), **(extra or {})}
     try:
         group_send(layer, user_group(user_id), {"type": "match.frame", "text": json.dumps(frame)})
     except Exception:  # best effort: the page shows the count on its next load
@@ -317,19 +317,27 @@ def push_live_many(frames: dict[int, dict]) -> None:
     layer = get_channel_layer()
     if layer is None or not frames:
         return
-    counts = unread_counts(list(frames))
+    counts = unread_counts(list(frames), groups=True)
     group_send_soon(layer, [(user_group(user_id), {"type": "match.frame", "text": json.dumps(
         {"type": "notification", "unread": counts.get(user_id, 0), **extra})}) for user_id, extra in frames.items()])
 
 
 # --- the centre ----------------------------------------------------------------------------------------
 def unread_count(user_id: int) -> int:
-    """After every notification (its live frame), on every page (the bell)."""
+    """Unread notifications (the API's ``unread``)."""
     return unread_counts([user_id]).get(user_id, 0)
 
 
-def unread_counts(user_ids: list[int]) -> dict[int, int]:
-    """The unread counts of several users in one query (users without unread ones are missing).
+def unread_groups(user_id: int) -> int:
+    """What the bell shows, after every notification (its live frame) and on every page: the
+    centre's entries with something new (a match's unread notifications are one entry, as the
+    centre groups them), so the bell and the centre agree."""
+    return unread_counts([user_id], groups=True).get(user_id, 0)
+
+
+def unread_counts(user_ids: list[int], groups: bool = False) -> dict[int, int]:
+    """The unread counts of several users in one query (users without unread ones are missing);
+    ``groups``: counted as the centre groups them (one per match, one per other notification).
     Plain SQL: the ORM's count() cost more CPU than the query (the index notification_user_read
     answers it)."""
     from django.db import connection
@@ -338,10 +346,13 @@ def unread_counts(user_ids: list[int]) -> dict[int, int]:
     # One array on PostgreSQL: the same statement text for any count (psycopg prepares it).
     among, params = ("= ANY(%s)", [list(user_ids)]) if connection.vendor == "postgresql" else (
         f"IN ({', '.join(['%s'] * len(user_ids))})", list(user_ids))
+    match = qn("match_id")
+    what = (f"COUNT(DISTINCT {match}) + SUM(CASE WHEN {match} IS NULL THEN 1 ELSE 0 END)" if groups
+            else "COUNT(*)")
     with plainsql.cursor() as cursor:
-        cursor.execute(f"SELECT {qn('user_id')}, COUNT(*) FROM {qn(Notification._meta.db_table)} "
+        cursor.execute(f"SELECT {qn('user_id')}, {what} FROM {qn(Notification._meta.db_table)} "
                        f"WHERE {qn('user_id')} {among} AND {qn('read_at')} IS NULL GROUP BY {qn('user_id')}", params)
-        return dict(cursor.fetchall())
+        return {user: int(n) for user, n in cursor.fetchall()}
 
 
 def mark_read(user, ids: list[int] | None = None, now: datetime | None = None) -> int:

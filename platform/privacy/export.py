@@ -10,7 +10,7 @@ from django.apps import apps
 from django.utils import timezone
 
 from games import registry
-from matches import presenters
+from matches import orders as match_orders, presenters
 from matches.models import ChatMessage, LogEntry, Seat, SeatNote
 
 
@@ -29,8 +29,10 @@ def export(user, lang: str = "en") -> dict:
         "matches": _matches(user, lang),
         "chat": [{"match": m.match_id, "text": m.text, "at": _iso(m.at)}
                  for m in ChatMessage.objects.filter(user=user).order_by("at", "id")],
+        # A person's own, also of a match they left (another holds the seat now).
         "notes": [{"match": n.match_id, "text": n.text, "updated_at": _iso(n.updated_at)}
-                  for n in SeatNote.objects.filter(seat__user=user).order_by("match_id")],
+                  for n in SeatNote.objects.filter(user=user).order_by("match_id")],
+        "orders": match_orders.of_user(user),
         "notification_settings": _notification_settings(user),
     }
     if apps.is_installed("community"):
@@ -55,7 +57,28 @@ def export(user, lang: str = "en") -> dict:
         data["reports_made"] = [{"user": r.reported.username if r.reported_id else None, "match": r.match_id,
                                  "reason": r.reason, "at": _iso(r.created_at)}
                                 for r in Report.objects.filter(reporter=user).select_related("reported")]
+    games_data = _declared_rows(user)
+    if games_data:
+        data["games"] = games_data
     return data
+
+
+def _declared_rows(user) -> dict:
+    """The rows installed apps declare as the person's (``AppConfig.personal_data``: a game's
+    saved decks, ...), as ``{app label: {model: [row, ...]}}``; dates as ISO text."""
+    from django.db.models import Q
+
+    out: dict = {}
+    for cfg in apps.get_app_configs():
+        for model_name, lookups in (getattr(cfg, "personal_data", None) or {}).items():
+            model = cfg.get_model(model_name)
+            query = Q()
+            for lookup in lookups:
+                query |= Q(**{lookup: user})
+            rows = [{k: (_iso(v) if hasattr(v, "isoformat") else v) for k, v in row.items()}
+                    for row in model.objects.filter(query).order_by("pk").values()]
+            out.setdefault(cfg.label, {})[model_name] = rows
+    return out
 
 
 def _matches(user, lang: str) -> list[dict]:

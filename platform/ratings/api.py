@@ -1,5 +1,4 @@
 """GET /api/rankings/{game}/ → [{rank, user: {id, username}, rating, games}] (spec platform.md)."""
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from django.utils.translation import gettext as _
 from rest_framework import permissions

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import translation
 
+from frontend.boards import board_assets, board_context
 from games import registry
 from matches import notes, presenters
 from matches.models import Match
@@ -61,10 +62,12 @@ def replay(request, pk: int):
         "first": link(0), "prev": link(index - 1), "next": link(index + 1), "last": link(len(seqs)),
         "seat_choices": _seat_choices(match, seats, own), "seat_param": seat_param,
         "finished": match.status != Match.Status.ACTIVE,
-        # the viewer's own notes (never another seat's, whichever eyes the replay looks through)
-        "my_notes": notes.own_text(match.pk, request.user) if own is not None else None,
+        # the viewer's own notes (never another seat's, whichever eyes the replay looks through;
+        # also one who left the match reads what they wrote)
+        "my_notes": notes.own_text(match.pk, request.user),
     }
-    context.update(plugin.board_context(view, seat, [], lang))
+    context.update(board_assets(plugin))
+    context.update(board_context(plugin, context, view, seat, [], lang))
     return render(request, "replays/replay.html", context)
 
 

@@ -10,16 +10,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from games import registry
+
 from . import logic
 from .models import Entrant, Round, Sanction, Tournament
 
 
 def scheme_name(t: Tournament) -> str:
-    # A league with placement scoring uses the league table: Der Orden's rank reached when a
-    # result carries ranks, else placement points (the scheme falls back to them).
+    # A league with placement scoring uses the league table: the rank reached when the game
+    # scores leagues by rank (Plugin.league_rank_points) and a result carries ranks, else
+    # placement points (the scheme falls back to them).
     if t.scoring == Tournament.Scoring.LEAGUE or (t.is_league and t.scoring == Tournament.Scoring.PLACEMENT):
-        return "der_orden_league"
+        return "league"
     return t.scoring
+
+
+def scheme(t: Tournament) -> logic.Scheme:
+    """The tournament's scoring scheme; a league's rank points come from the game."""
+    name = scheme_name(t)
+    if name != "league":
+        return logic.get_scheme(name)
+    plugin = registry.plugins().get(t.game)
+    return logic.league_scheme(plugin.league_rank_points() if plugin is not None else None)
 
 
 def bye_policy(t: Tournament) -> str:
@@ -73,7 +85,7 @@ class Field:
         t = self.tournament
         rounds = [logic_round(r) if r.closed else dataclasses.replace(logic_round(r), byes=())
                   for r in self.rounds if r.stage == stage]
-        return logic.standings(self.players, rounds, scheme=scheme_name(t),
+        return logic.standings(self.players, rounds, scheme=scheme(t),
                                tiebreakers=t.tiebreakers, dropped=self.dropped,
                                disqualified=self.disqualified, seed=t.seed, deductions=self.deductions)
 

@@ -21,15 +21,17 @@ class Tournament(models.Model):
         KNOCKOUT = "knockout", _("Knockout")
         LEAGUE = "league", _("League")
 
+    # The structures and schemes are named after the rule documents they follow (Basis,
+    # Fortgeschritten, Mittelerde, Eiserner Thron): English names here, the originals in German.
     class Structure(models.TextChoices):
-        BASIS = "basis", _("Basis")
-        FORTGESCHRITTEN = "fortgeschritten", _("Fortgeschritten")
-        MITTELERDE = "mittelerde", _("Mittelerde")
+        BASIS = "basis", _("Basic")
+        FORTGESCHRITTEN = "fortgeschritten", _("Advanced")
+        MITTELERDE = "mittelerde", _("Middle-earth")
         CUSTOM = "custom", _("Custom")
 
     class Scoring(models.TextChoices):
-        EISERNER_THRON = "eiserner_thron", _("Eiserner Thron (5/4/0)")
-        MITTELERDE = "mittelerde", _("Mittelerde")
+        EISERNER_THRON = "eiserner_thron", _("Iron Throne (5/4/0)")
+        MITTELERDE = "mittelerde", _("Middle-earth")
         PLACEMENT = "placement", _("Placement points")
         # Der Orden: points = rank reached (VI+ 6.5, IX+ 9.5, X 10); leagues, and tournaments
         # played on time or rounds.

@@ -16,7 +16,7 @@ from matches.models import LogEntry, Match, Seat
 from matches.tasks import play_bots
 
 from . import conf, logic, matchstop, notify
-from .loading import Field, bye_policy, knockout_round, load, scheme_name
+from .loading import Field, bye_policy, knockout_round, load, scheme
 from .logic.seeding import derive, rng_for
 from .models import Entrant, Round, Table, Tournament
 
@@ -47,7 +47,7 @@ def result_from_outcome(t: Tournament, match: Match) -> dict:
     seats = _order(t, match, list(by_seat), lambda s: (place.get(s, 99), -scores[s]))
     kind = "win"
     firsts = [s for s in seats if place.get(s) == 1]
-    if len(firsts) > 1 and "draw" in logic.get_scheme(scheme_name(t)).results:
+    if len(firsts) > 1 and "draw" in scheme(t).results:
         kind = "draw"
     elif t.scoring == Tournament.Scoring.MITTELERDE and match.players == 2:
         vp = {p["seat"]: p.get("score") for p in placements}
@@ -232,7 +232,7 @@ def logic_winner(table: Table) -> int | None:
 def _swiss_round(t: Tournament, field: Field, now) -> Round:
     rounds = field.stage_rounds(logic.SWISS)
     number = len(rounds) + 1
-    common = dict(round_number=number, scheme=scheme_name(t), tiebreakers=t.tiebreakers,
+    common = dict(round_number=number, scheme=scheme(t), tiebreakers=t.tiebreakers,
                   dropped=field.dropped, disqualified=field.disqualified, seed=t.seed)
     if t.players_per_match > 2:
         plugin = registry.get(t.game)

@@ -161,17 +161,6 @@ def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> En
     return entrant
 
 
-def _check_officials_present(t: Tournament) -> None:
-    """Casual events let officials play, but somebody must decide their tables: an official
-    who plays needs another official who does not."""
-    officials = {t.organizer_id, *Official.objects.filter(tournament=t).values_list("user_id", flat=True)}
-    playing = set(Entrant.objects.filter(tournament=t, user_id__in=officials,
-                                         status=Entrant.Status.ACTIVE).values_list("user_id", flat=True))
-    if playing and not officials - playing:
-        raise Conflict(_("An official plays in this event: appoint another official who does not play (a judge "
-                         "or head judge) to decide their tables, then start."))
-
-
 def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
     plugin = _plugin(t.game)
     declared = {c.key for c in plugin.meta.seat_choices}
@@ -212,7 +201,7 @@ def add_bot(t, by, bot: str | None = None) -> Entrant:
             raise Conflict(_("Bots can be added only before the start."))
         plugin = _plugin(t.game)
         bots = plugin.bots()
-        bot = bot or ("heuristic" if "heuristic" in bots else next(iter(bots), "random-legal"))
+        bot = bot or plugin.default_bot_name()
         allowed = [*bots, *([] if "random-legal" in bots else ["random-legal"])]  # as the lobby allows
         if bot not in allowed:
             raise Invalid(_("Unknown bot %(bot)r; use one of: %(allowed)s.") % {"bot": bot[:40], "allowed": ", ".join(allowed)})
@@ -236,7 +225,9 @@ def start(t, by, now=None) -> Round | None:
         n = Entrant.objects.filter(tournament=t, status=Entrant.Status.ACTIVE).count()
         if n < 2:
             raise Conflict(_("At least two players must be registered."))
-        _check_officials_present(t)
+        # A casual event starts while its organizer plays (the form's help: only formal and
+        # premium events forbid officials to play); the own table is still decided by someone
+        # else or by the match itself (set_result, next_round refuse an official's own table).
         if t.format == Tournament.Format.SWISS or t.format == Tournament.Format.SWISS_CUT:
             try:
                 structure = logic.structure_for(t.structure, n, rounds=t.rounds, cut=None)
@@ -473,8 +464,8 @@ def _result(t: Tournament, table: Table, placements: list[int], modified: bool, 
     knockout game is decided as the scheme says (rounds.knockout_tie: 2W6)."""
     if kind in (None, ""):
         kind = "modified_win" if modified else "win"
-    elif kind not in logic.get_scheme(rounds.scheme_name(t)).results:
-        allowed = ", ".join(sorted(logic.get_scheme(rounds.scheme_name(t)).results)) or "win"
+    elif kind not in rounds.scheme(t).results:
+        allowed = ", ".join(sorted(rounds.scheme(t).results)) or "win"
         raise Invalid(_("Unknown result %(kind)r for this tournament's scoring; use one of: %(allowed)s.") % {
             "kind": str(kind)[:40], "allowed": allowed})
     return rounds.knockout_tie(t, table, {"placements": placements, "kind": kind, "source": source})

@@ -98,7 +98,6 @@ def seed() -> dict:
 
 def pages_of(d: dict) -> list[str]:
     """Every page a signed-in player can open (the error pages are added by the test)."""
-    from django.urls import NoReverseMatch, reverse
 
     t, a, o = d["tournament"], d["alchemist"], d["orden"]
     paths = [

@@ -313,10 +313,10 @@ def test_a_first_visit_landing_help_and_a_guided_match(live_site, browser, size,
     page.goto(live_site + "/")
     page.click("#landing-signup")
     sign_up(page, live_site, f"neu{size}")
-    from guide.hints import HINTS
+    from games import registry
 
     for game in ("alchemist", "orden"):
-        first_hint = [en.split(":")[0] for en, _ in HINTS[game].values()]
+        first_hint = [en.split(":")[0] for en, _ in registry.get(game).guide()["hints"].values()]
         page.goto(live_site + "/learn/")
         page.click(f"#learn-{game} button[type=submit]")
         page.wait_for_selector("#guide-hint")

@@ -2,7 +2,7 @@
 weekends off, vacations), ``?order=deadline``, "My games" with time left sorted by it, and
 "Next game" = least time left unless the player keeps "longest waiting"."""
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.db import connection

@@ -3,7 +3,8 @@ import pytest
 
 from gamestats import charts, figures
 from gamestats.models import GameSummary
-from gamestats.summaries import alchemist as alchemist_summary
+from games import registry
+from games.alchemist.stats import summary as alchemist_summary
 from gamestats.summaries import summarize_match
 from tests.ratings.play import play_to_end, start
 
@@ -31,7 +32,7 @@ def test_alchemist_statistics_from_finished_matches(make_user, client):
     count, sections = figures.sections("alchemist", "en")
     assert count == 3
     by_id = {s["id"]: s for s in sections}
-    assert {"school-points", "school-decided", "school-wins", "moves"} <= set(by_id)
+    assert {"school-points", "school-decided", "wins-school", "moves", "turn-order"} <= set(by_id)
     assert f"{decided} of 3 matches with schools" in by_id["school-decided"]["note"]
     page = client.get("/stats/alchemist/").content.decode()
     assert page.count("<svg class=\"chart") == len(sections)  # (the header has icons of its own)
@@ -44,19 +45,51 @@ def test_school_decided_means_someone_else_would_lead_without_school_points():
     view = {"schools": True, "round": 7, "seats": [{"seat": 0, "school": "blue"}, {"seat": 1, "school": "grey"}],
             "final": {"seats": [{"seat": 0, "school_points": 6, "school_rank": 1, "total": 20, "place": 1},
                                 {"seat": 1, "school_points": 0, "school_rank": 2, "total": 18, "place": 2}]}}
-    assert alchemist_summary(None, view)["school_decided"] is True
+    assert alchemist_summary(view, [])["school_decided"] is True
     view["final"]["seats"][1]["total"] = 12
-    assert alchemist_summary(None, view)["school_decided"] is False
+    assert alchemist_summary(view, [])["school_decided"] is False
 
 
 def test_orden_win_rates_per_path_and_deck_and_rounds():
-    rows = [{"paths": ["schwert", "buch"], "decks": ["starter:schwert", "custom"], "places": [1, 2], "rounds": 10},
-            {"paths": ["schwert", "hammer"], "decks": ["starter:schwert", "starter:hammer"], "places": [2, 1],
-             "rounds": 12}]
-    by_id = {s["id"]: s for s in figures.orden(rows, "en")}
-    assert "50 %" in by_id["path-wins"]["chart"]  # the sword: one win in two games
+    orden = registry.get("orden")
+    rows = [(2, {"places": [1, 2], "start": 0, "orden": {"paths": ["schwert", "buch"],
+                                                         "decks": ["starter:schwert", "custom"], "rounds": 10}}),
+            (2, {"places": [2, 1], "start": 0, "orden": {"paths": ["schwert", "hammer"],
+                                                         "decks": ["starter:schwert", "starter:hammer"], "rounds": 12}})]
+    by_id = {s["id"]: s for s in figures.sections_of(orden, rows, "en")}
+    assert "Path of the Sword: 50 %" in by_id["wins-path"]["chart"]  # the sword: one win in two games
+    assert "Path of the Book: 0 %" in by_id["wins-path"]["chart"]
+    assert "own deck: 0 %" in by_id["wins-deck"]["chart"]
     assert "Average: 11.0 rounds." == by_id["rounds"]["note"]
-    assert "deck-wins" in by_id
+    # seat 0 started both: it won the first match, the second to move won the second
+    assert "1. to move: 50 %" in by_id["turn-order"]["chart"]
+    head = figures.headline(rows)
+    assert head["start_share"] == 50.0 and head["fair_share"] == 50.0 and head["count"] == 2
+
+
+def test_statistics_pages_in_both_languages_with_a_constant_query_count(make_user, client):
+    alice, bob = make_user("alice"), make_user("bob")
+    for s in (1, 2):
+        assert summarize_match(play_to_end(start("alchemist", [alice, bob]), seed=s).pk)
+
+    def count(url):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(url)
+        assert page.status_code == 200
+        return len(ctx.captured_queries), page.content.decode()
+
+    few, _ = count("/stats/")
+    few_game, _ = count("/stats/alchemist/")
+    for s in (3, 4, 5):
+        assert summarize_match(play_to_end(start("alchemist", [alice, bob]), seed=s).pk)
+    many, page = count("/stats/")
+    assert many == few and count("/stats/alchemist/")[0] == few_game
+    assert 'id="chart-turn-order-alchemist"' in page and "Start player wins" in page
+    page_de = client.get("/stats/alchemist/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Siegquote je Schule" in page_de and "Gespielte Partien" in page_de
 
 
 def test_chart_labels_are_escaped_and_unknown_games_404(client):

@@ -114,3 +114,25 @@ def test_no_second_turn_mail_while_the_player_has_not_acted(mail, make_user):
     fall_due()
     wait_for(lambda: len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 2)
     assert len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 2
+
+
+def test_the_bell_counts_the_centres_new_entries(make_user):
+    """The bell and the centre agree (issue 54): a match's unread notifications are one entry
+    in the centre, so one in the bell; read ones are not counted; each other one counts."""
+    anna, bert = make_user("anna"), make_user("bert")
+    matches = [start_minigame(anna, bert) for _ in range(2)]
+    for m in matches:
+        for turn in range(4):
+            services.notify(anna, "your_turn", services.match_context(m.pk, anna.id), key=f"t:{m.pk}:{turn}",
+                            match_id=m.pk)
+    for i in range(3):
+        services.notify(anna, "tournament_paired", {"tournament": "T", "round": i}, key=f"p:{i}")
+    services.mark_read(anna, [Notification.objects.filter(user=anna, match__isnull=True).first().pk])
+    client = Client()
+    client.force_login(anna)
+    page = client.get("/notifications/").content.decode()
+    new_entries = _entries(page).count("unread")
+    bell = re.search(r'id="notif-badge" data-count="(\d+)"', page).group(1)
+    assert new_entries == 4 and bell == "4", (new_entries, bell)
+    assert services.unread_count(anna.id) == 12  # notifications (each match 4 turns + its start line, 2 others)
+    assert client.get("/api/notifications/").json()["unread"] == 12

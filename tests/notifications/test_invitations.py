@@ -201,3 +201,18 @@ def test_the_mail_link_asks_a_logged_out_invitee_to_log_in_first(make_user):
     assert Client().get(f"/invitations/{inv.pk + 99}/")["Location"].startswith("/accounts/login/")
     assert _client(make_user("carl")).get(f"/invitations/{inv.pk}/").status_code == 404
     assert _client(anna).get(f"/invitations/{inv.pk}/").status_code == 200
+
+
+def test_accept_in_my_games_joins_the_invitation(make_user):
+    """"Accept" in My games is a join (issue 54), not a link to the invitation page: posting its
+    form seats the player; filling the last seat starts the match and opens it."""
+    host, anna = make_user("host"), make_user("anna")
+    inv = lobby.create_invitation(host, game="kartenduell", players=2, private=True, invitees=["anna"])
+    client = _client(anna)
+    mine = client.get("/my-games/").content.decode()
+    form = re.search(r'<form method="post" action="([^"]+)" class="inline accept">.*?</form>', mine, re.S)
+    assert form and form.group(1) == f"/invitations/{inv.pk}/join/" and "Accept" in form.group(0)
+    r = client.post(form.group(1))
+    inv.refresh_from_db()
+    assert inv.status == "started" and r.status_code == 302 and r["Location"] == f"/matches/{inv.match_id}/"
+    assert f'data-invitation="{inv.pk}"' not in client.get("/my-games/").content.decode()

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from games import registry
 from matches import orders as match_orders, services as match_services
-from matches.models import LogEntry, Match, Seat, SeatOrders
+from matches.models import LogEntry, Match, Seat
 from tests.platform.helpers import start_minigame
 
 pytestmark = pytest.mark.django_db

@@ -134,7 +134,7 @@ def test_invitation_form_errors_are_shown(client, make_user):
     assert r.status_code == 200 and "errorlist" in r.content.decode()
     r = client.post("/invitations/new/kartenduell/", {"players": 2, "move_days": 3, "private": "on",
                                                        "invitees": "nobody"})
-    assert "Unknown user(s): nobody" in r.content.decode()
+    assert "Unknown user: nobody" in r.content.decode()
 
 
 def test_german_pages(client, make_user):

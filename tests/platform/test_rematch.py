@@ -91,3 +91,29 @@ def test_rematch_refusals(make_user, celery_worker):
     bad = _client(a).post(f"/api/matches/{match.pk}/rematch/", {"choices": {"nope": 1}}, format="json")
     assert bad.status_code == 400 and set(bad.json()) >= {"error", "detail"}
     assert not Invitation.objects.filter(rematch_of__isnull=False).exists()  # nothing half-made
+
+
+def test_rematch_leaves_out_a_deleted_player_and_says_so(make_user, celery_worker):
+    """A deleted account is not invited again (issue 54): the button says that seat is open to
+    anyone, and the rematch is a public invitation naming only the players still here."""
+    from django.test import Client
+
+    from privacy.erase import erase
+
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    match = _finished(a, b, c)
+    page = Client()
+    page.force_login(a)
+    html = page.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="rematch"' in html and 'id="rematch-gone"' not in html
+    erase(c)
+    html = page.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="rematch-gone"' in html and "that seat is open to anyone" in html
+    answer = _client(a).post(f"/api/matches/{match.pk}/rematch/", {}, format="json")
+    assert answer.status_code == 201, answer.content
+    rematch = Invitation.objects.get(pk=answer.json()["invitation"])
+    assert not rematch.private and [u.username for u in rematch.invitees.all()] == ["b"]
+    lobby.join(rematch.pk, b)
+    stranger = make_user("d")
+    rematch = lobby.join(rematch.pk, stranger)  # the deleted player's seat, taken by anyone
+    assert rematch.status == "started"

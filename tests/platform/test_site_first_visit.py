@@ -9,7 +9,8 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext, override_settings
 
 from config import served
-from guide.hints import HINTS, hints
+from games import registry
+from guide.hints import hints
 from lobby import services as lobby
 from matches import chat
 from matches.models import Match
@@ -149,8 +150,8 @@ def test_a_guided_match_against_the_bot_shows_hints(client, make_user, game):
 
 
 def test_hints_name_each_kind_of_legal_move_in_both_languages():
-    for game, table in HINTS.items():
-        for kind, (en, de) in table.items():
+    for game, plugin in registry.plugins().items():
+        for kind, (en, de) in plugin.guide()["hints"].items():
             assert en and de and en != de
     legal = [{"type": "pass", "take": "blue"}, {"type": "design"}, {"type": "pass", "draw": True}]
     out = hints("alchemist", legal, "de")

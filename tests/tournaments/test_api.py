@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tournaments import services
-from tournaments.models import Entrant, Official, Table, Tournament
+from tournaments.models import Entrant, Table, Tournament
 from tests.tournaments.helpers import DECK_GAME, deck_game, make_tournament, open_round
 
 pytestmark = pytest.mark.django_db

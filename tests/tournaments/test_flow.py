@@ -3,7 +3,7 @@ import pytest
 
 from tournaments import services
 from tournaments.loading import load
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Table
 from tests.tournaments.helpers import T0, decide_open_round, make_tournament, open_round
 
 pytestmark = pytest.mark.django_db

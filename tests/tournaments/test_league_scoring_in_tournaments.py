@@ -26,7 +26,7 @@ def test_pods_on_rounds_score_the_rank_reached(make_user):
     org = make_user("org")
     players = [make_user(f"p{i}") for i in range(4)]
     t = orden_tournament(org, players)
-    assert scheme_name(t) == "der_orden_league"
+    assert scheme_name(t) == "league"
     services.start(t, org)
     table = Table.objects.get(round=open_round(t))
     a, b, c, d = table.users
@@ -40,7 +40,7 @@ def test_pods_on_rounds_score_the_rank_reached(make_user):
 def test_two_player_swiss_on_time_may_use_it(make_user):
     org = make_user("org")
     t = orden_tournament(org, [], players_per_match=2, options={"deadline_days": 14})
-    assert scheme_name(t) == "der_orden_league"
+    assert scheme_name(t) == "league"
 
 
 def test_refused_without_time_or_rounds(make_user):

@@ -9,6 +9,8 @@ class OrdenWebConfig(AppConfig):
     verbose_name = "Der Orden: decks"
     default_auto_field = "django.db.models.BigAutoField"
     nav_items = [("orden-decks", _("Decks"))]
+    # The person's own rows: erased with the account, listed in its export (privacy/).
+    personal_data = {"SavedDeck": ("owner",)}
 
     def ready(self):
         # The plugin is pure Python; it learns about saved decks from here instead of importing Django.

@@ -1,12 +1,12 @@
 from django import template
 
-from ..services import unread_count
+from ..services import unread_groups
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def unread_notifications(context) -> int:
-    """One COUNT on an index per page (the header bell)."""
+    """One query on an index per page (the header bell): the centre's entries with news."""
     user = context.get("user")
-    return unread_count(user.id) if user is not None and user.is_authenticated else 0
+    return unread_groups(user.id) if user is not None and user.is_authenticated else 0

@@ -10,8 +10,8 @@ from .drops import RejoinRefused, missed_rounds, rejoin, with_unpaired_losses
 from .knockout import KnockoutRound, Slot, advance, after_cut, champion, from_start, walkover
 from .pods import pair_pods, pod_sizes
 from .records import KNOCKOUT, LOSS, SWISS, Match, Pairing, Round, match, round_from_api
-from .scoring import (DER_ORDEN_LEAGUE, EISERNER_THRON, MITTELERDE, PLACEMENT, SCHEMES, Scheme,
-                      custom_scheme, get_scheme, mittelerde_kind)
+from .scoring import (EISERNER_THRON, LEAGUE, MITTELERDE, PLACEMENT, SCHEMES, Scheme,
+                      custom_scheme, get_scheme, league_scheme, mittelerde_kind)
 from .standings import StandingRow, standings, standings_api
 from .structures import Structure, structure_for
 from .swiss import LOWEST_RANKED, RANDOM_LOWEST_GROUP, choose_bye, pair_swiss
@@ -20,8 +20,8 @@ __all__ = [
     "cut", "RejoinRefused", "missed_rounds", "rejoin", "with_unpaired_losses",
     "LOSS", "KnockoutRound", "Slot", "advance", "after_cut", "champion", "from_start", "walkover",
     "pair_pods", "pod_sizes", "KNOCKOUT", "SWISS", "Match", "Pairing", "Round", "match",
-    "round_from_api", "DER_ORDEN_LEAGUE", "EISERNER_THRON", "MITTELERDE", "PLACEMENT", "SCHEMES",
-    "Scheme", "custom_scheme", "get_scheme", "mittelerde_kind", "StandingRow", "standings",
+    "round_from_api", "LEAGUE", "EISERNER_THRON", "MITTELERDE", "PLACEMENT", "SCHEMES",
+    "Scheme", "custom_scheme", "get_scheme", "league_scheme", "mittelerde_kind", "StandingRow", "standings",
     "standings_api", "Structure", "structure_for", "LOWEST_RANKED", "RANDOM_LOWEST_GROUP",
     "choose_bye", "pair_swiss",
 ]

@@ -30,7 +30,7 @@ class Scheme:
     bye_is_win: bool = True
     # pod size -> points by place, for placement scoring of multi-player matches
     placement: Mapping[int, tuple[Fraction, ...]] = field(default_factory=dict)
-    # Der Orden league scoring: rank reached -> points (used when a match carries ranks)
+    # league scoring by rank reached: rank label -> points (used when a match carries ranks)
     rank_points: Mapping[str, Fraction] = field(default_factory=dict)
 
     def rank_reached(self, label) -> Fraction:
@@ -122,20 +122,22 @@ DEFAULT_PLACEMENT = {n: tuple(Fraction(n - 1 - i) for i in range(n)) for n in ra
 
 PLACEMENT = Scheme("placement", placement=DEFAULT_PLACEMENT, bye_points=_t(3))
 
-# Der Orden "Ligawertung": points = rank reached, VI+ 6.5, IX+ 9.5, X (Seliger) 10,
-# no rank ("Vor den Mauern") 0 — the game's label for it is "0" (games/orden/schema.py RANKS);
-# a missing or empty label means the same.
-ORDEN_RANKS = {"0": 0, "I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VI+": "6.5",
-               "VII": 7, "VIII": 8, "IX": 9, "IX+": "9.5", "X": 10}
-DER_ORDEN_LEAGUE = Scheme(
-    "der_orden_league",
-    rank_points={k: F(v) for k, v in ORDEN_RANKS.items()},
-    placement=DEFAULT_PLACEMENT,  # fallback for a match recorded without ranks
-    bye_points=_t(0),
-    bye_is_win=False,  # a league bye scores nothing, so it is no win either
-)
+def league_scheme(rank_points: Mapping[str, object] | None = None) -> Scheme:
+    """A league table: points = the rank a result carries, by the game's own table
+    (``Plugin.league_rank_points``; a missing or empty rank label counts as "0"), else
+    placement points. A league bye scores nothing, so it is no win either."""
+    return Scheme(
+        "league",
+        rank_points={str(k): F(v) for k, v in (rank_points or {}).items()},
+        placement=DEFAULT_PLACEMENT,  # for a game without ranks, or a match recorded without them
+        bye_points=_t(0),
+        bye_is_win=False,
+    )
 
-SCHEMES = {s.name: s for s in (EISERNER_THRON, MITTELERDE, PLACEMENT, DER_ORDEN_LEAGUE)}
+
+LEAGUE = league_scheme()
+
+SCHEMES = {s.name: s for s in (EISERNER_THRON, MITTELERDE, PLACEMENT, LEAGUE)}
 
 
 def get_scheme(name_or_scheme) -> Scheme:

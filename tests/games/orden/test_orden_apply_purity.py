@@ -7,7 +7,7 @@ import json
 import pytest
 
 from games.orden import rules as R
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.orden.engine import ENGINE, _listed
 from games.orden.legal import legal
 from games.rng import Rng

@@ -32,7 +32,7 @@ def test_a_match_set_up_under_version_2_keeps_the_old_card_versions():
     assert no_of("Waffenübung") not in old_nos and 122 in old_nos  # the old Waffenübung
     # a version-2 game still plays to its end with its own cards
     st, rng = old, Rng(3)
-    from games.orden.bots import BOTS
+    from games.orden.roster import BOTS
     for _ in range(20000):
         if ENGINE.outcome(st) is not None:
             break

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import django
 
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.orden.engine import ENGINE
 from games.orden.plugin import PLUGIN
 from games.rng import Rng

@@ -5,7 +5,7 @@ load time, and the printed text shows it), and the printed text follows every fi
 data that changes behaviour — each such field is changed in turn and the generated text must
 change with it, so two cards that play differently never read alike."""
 import json
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -180,12 +180,9 @@ def test_a_verb_twice_in_one_rule_is_refused():
 
 def test_the_card_table_in_the_docs_is_the_current_data():
     """docs/games/orden.md lists every current card with its generated text; a card change that
-    forgets the page fails here (rewrite it with tools/orden_card_table.py)."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
-    import orden_card_table as T
+    forgets the page fails here (rewrite it with games/orden/doc_table.py)."""
+    from games.orden import doc_table as T
 
     lines, table = T.DOC.read_text().split("\n"), T.current_table()
     start, end = T.table_span(lines, table[0])
-    assert lines[start:end] == table, "run .venv/bin/python tools/orden_card_table.py"
+    assert lines[start:end] == table, "run .venv/bin/python -m games.orden.doc_table"

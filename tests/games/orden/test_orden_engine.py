@@ -7,7 +7,7 @@ from orden_scenario import Scenario, no_of
 
 from games.base import IllegalAction
 from games.orden import decks
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.orden.engine import ENGINE
 from games.orden.plugin import PLUGIN
 from games.orden.scoring import league_points

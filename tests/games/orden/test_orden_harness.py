@@ -216,13 +216,14 @@ def _ascent_window(rank):
                                                 ("IX", "react", "react")])
 def test_the_pilot_keeps_its_preventer_for_the_ascents_from_ix_on(rank, today, eager):
     import orden_pilot as P
-    from games.orden import bots as B
+    from games.orden.roster import BOTS
     from games.rng import Rng
     sc = _ascent_window(rank)
     assert sc.to_move() == [1]
-    assert B.BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # a prevented rival ascends next turn
+    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # a prevented rival ascends next turn
     assert P.pilot("eager")(sc.state, 1, Rng(1))["type"] == eager  # the bots before stop 50: at the first chance
-    assert B.BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # the trial policy is the trial pilot's alone
+    assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # the trial policy is the trial pilot's alone
+    from games.orden import bots as B
     assert B.PREVENT_FROM == 9.0
 
 
@@ -232,7 +233,7 @@ def test_the_pilot_tries_an_ascent_that_scores_as_well_as_ending_the_turn():
     turns instead, and a 3-player table game (seed 3000581, data version 18) ran to the 300-round cap."""
     from orden_scenario import Scenario
     from games.orden import lookahead as L
-    from games.orden.bots import BOTS
+    from games.orden.roster import BOTS
     from games.rng import Rng
     rivals = {"rank": "IX+", "plus6": True, "plus9": True, "hand": ["Gebet", "Talent", "Vision", "Treueschwur",
                                                                    "Mysterium der Flamme", "Eifer", "Demut"]}

@@ -4,7 +4,7 @@ bot, which must not depend on hidden information."""
 from orden_scenario import Scenario, no_of
 
 from games.orden import rules as R
-from games.orden.bots import BOTS
+from games.orden.roster import BOTS
 from games.rng import Rng
 
 FILL = ["Demut"] * 10

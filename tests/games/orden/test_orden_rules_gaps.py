@@ -206,7 +206,7 @@ def test_an_action_whose_outcome_depends_on_another_hand_cannot_be_taken_back():
     refuses undo)."""
     import random
 
-    from games.orden.bots import BOTS
+    from games.orden.roster import BOTS
 
     checked = 0
     for game in range(6):

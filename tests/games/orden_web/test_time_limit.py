@@ -68,7 +68,7 @@ def test_moves_after_the_end_are_refused(make_user):
 @pytest.mark.parametrize("language, zone, expected", [
     # 1 March 2027 22:30 UTC + 7 days, shown in the user's own time zone
     ("de", "Europe/Berlin", "Endet am 08.03.2027 23:30 mit der Zusatzwertung bei Gleichstand (Zeitlimit)"),
-    ("en", "America/New_York", "Ends by tie-break on 03/08/2027 5:30 p.m. (time limit)"),
+    ("en", "America/New_York", "Ends by tie-break on 2027-03-08 17:30 (time limit)"),
 ])
 def test_the_match_page_says_when_the_time_limit_ends_the_match(make_user, language, zone, expected):
     from datetime import datetime, timezone as dt_timezone

@@ -3,7 +3,10 @@ from fractions import Fraction
 
 import pytest
 
-from tournaments.logic import DER_ORDEN_LEAGUE, Match, Round, standings
+from games.orden import PLUGIN
+from tournaments.logic import Match, Round, league_scheme, standings
+
+DER_ORDEN_LEAGUE = league_scheme(PLUGIN.league_rank_points())
 
 
 def test_no_rank_scores_zero_points():
@@ -13,7 +16,7 @@ def test_no_rank_scores_zero_points():
 
 def test_league_standings_with_a_rankless_player():
     rounds = [Round(1, (Match((1, 2), (1, 2), ranks={1: "X", 2: "0"}),))]
-    rows = standings([1, 2], rounds, scheme="der_orden_league")
+    rows = standings([1, 2], rounds, scheme=DER_ORDEN_LEAGUE)
     assert [(r.user, r.points) for r in rows] == [(1, 10), (2, 0)]
 
 
@@ -24,6 +27,5 @@ def test_unknown_rank_is_a_clear_error():
 
 def test_league_table_knows_every_rank_of_the_game():
     from games.orden.schema import RANKS
-    from tournaments.logic.scoring import ORDEN_RANKS
-    assert set(ORDEN_RANKS) == set(RANKS)
+    assert set(DER_ORDEN_LEAGUE.rank_points) == set(RANKS)
     assert all(DER_ORDEN_LEAGUE.rank_reached(k) == Fraction(str(v)) for k, v in RANKS.items())

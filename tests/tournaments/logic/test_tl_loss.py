@@ -7,7 +7,7 @@ from tournaments.logic import LOSS, Match, Round, advance, after_cut, get_scheme
 
 def test_loss_scores_nothing_in_every_scheme():
     m = Match((1, 2), (1, 2), LOSS)
-    for name in ("eiserner_thron", "mittelerde", "placement", "der_orden_league"):
+    for name in ("eiserner_thron", "mittelerde", "placement", "league"):
         assert get_scheme(name).points(m) == {1: Fraction(0), 2: Fraction(0)}, name
     assert m.winner is None
 

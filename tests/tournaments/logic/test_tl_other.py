@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from games.rng import Rng
 from tl_helpers import perfect_matchings
-from tournaments.logic import (Match, RejoinRefused, Round, custom_scheme, match, missed_rounds, pair_pods,
+from tournaments.logic import (Match, RejoinRefused, Round, match, missed_rounds, pair_pods,
                                pair_swiss, pod_sizes, rejoin, round_from_api, standings,
                                with_unpaired_losses)
 from tournaments.logic.matching import max_matching, max_matching_size

@@ -3,9 +3,10 @@ from fractions import Fraction
 
 import pytest
 
-from tournaments.logic import (DER_ORDEN_LEAGUE, EISERNER_THRON, MITTELERDE, Match, Round, advance,
+from games.orden import PLUGIN as ORDEN
+from tournaments.logic import (EISERNER_THRON, MITTELERDE, Match, Round, advance,
                                after_cut, cut, from_start, match, mittelerde_kind, pair_swiss,
-                               standings, structure_for)
+                               league_scheme, standings, structure_for)
 
 SVEN, ANNE, GREGOR, KAI = 1, 2, 3, 4
 
@@ -169,4 +170,4 @@ def test_mittelerde_points_and_byes():
 def test_der_orden_league_points():
     ranks = {1: "X", 2: "IX+", 3: "VI+", 4: "VII", 5: ""}
     m = Match((1, 2, 3, 4, 5), (1, 2, 4, 3, 5), "placement", ranks)
-    assert DER_ORDEN_LEAGUE.points(m) == {1: 10, 2: Fraction(19, 2), 3: Fraction(13, 2), 4: 7, 5: 0}
+    assert league_scheme(ORDEN.league_rank_points()).points(m) == {1: 10, 2: Fraction(19, 2), 3: Fraction(13, 2), 4: 7, 5: 0}

@@ -56,7 +56,7 @@ def _fields(n, seeds, rounds):
         for r in range(1, rounds + 1):
             if r > 1:
                 t = tally(history, scheme, players)
-                active = [p for p in players if p not in pairing.byes] if len(players) % 2 else players
+                active = [p for p in players if p not in pairing.byes] if len(players) % 2 else players  # noqa: F821 (the previous round's pairing)
                 pts = {p: t[p].points for p in active}
                 levels = sorted(set(pts.values()), reverse=True)
                 yield [[p for p in active if pts[p] == v] for v in levels], pts, met_sets(history)
