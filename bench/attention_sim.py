@@ -185,7 +185,8 @@ def main() -> None:
     waited = {c: [sum(r["stats"][c][i] for r in runs) for i in (0, 1)] for c in ("mail", "push")}
     print(f"{args.weeks} simulated weeks (seeds {args.seed}..{args.seed + args.weeks - 1}), 12 matches, "
           f"{total['visits'] / days:.1f} visits and {total['turns'] / days:.1f} turns a day")
-    print(f"  before: {total['before_mails'] / days:.1f} mails/day, {total['before_pushes'] / days:.1f} pushes/day")
+    print(f"  before: {total['before_mails'] / days:.1f} mails/day, {total['before_pushes'] / days:.1f} pushes/day; "
+          f"{total['before_mails'] / total['gaps']:.2f} mails per visit-gap")
     print(f"  after:  {total['mails'] / days:.2f} mails/day, {total['pushes'] / days:.2f} pushes/day; "
           f"{total['mails'] / total['gaps']:.2f} mails per visit-gap")
     print(f"  notices for turns that came and were played while the player was on the site: {total['while_here']}")
