@@ -413,7 +413,7 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     PENDING ones whose task was lost (broker restarted, enqueue failed). Sending twice is
     impossible (see mail.send_delivery). Returns how many sends were queued."""
     now = now or timezone.now()
-    attention.release(now)
+    decided = attention.release(now)["released"]
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
                     .values_list("pk", "channel")[:limit])
     if released:
@@ -429,7 +429,7 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
                  .values_list("pk", "channel")[:limit])
     due = sorted(set(released) | set(stuck))
     enqueue(due)
-    return len(due)
+    return len(due) + decided
 
 
 def digests_due(now: datetime | None = None) -> int:
