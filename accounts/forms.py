@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from config.oneline import one_line
+from web.oneline import one_line
 
-from config.served import site_url
+from web.served import site_url
 
 from . import guests, verification
 from .models import Profile

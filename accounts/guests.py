@@ -6,7 +6,7 @@ play the guided match (platform/guide) and nothing else that needs an account: t
 lets a guest reach only the paths of ``ALLOWED`` and refuses the rest with an offer to sign up.
 Signing up turns the guest into the account in place (same row, so the guided match stays in
 its history); a guest nobody signed up with is removed a day later (guide/tasks.py). Making
-guests counts against ``guest-ip`` per address (config/ratelimit.py).
+guests counts against ``guest-ip`` per address (web/ratelimit.py).
 """
 from __future__ import annotations
 

@@ -344,6 +344,10 @@ def main(argv=None) -> Report:
     if a.slug not in registry.plugins():
         ap.error(f"no game {a.slug!r}; registered: {', '.join(sorted(registry.plugins()))}")
     players = a.players or registry.get(a.slug).meta.min_players
+    try:
+        registry.get(a.slug).meta.check_players(players)
+    except ValueError as exc:  # BadOptions
+        ap.error(str(exc))
     rep = simulate(a.slug, players, a.games, bot=a.bot, ladder_games=a.ladder_games, seed=a.seed, procs=a.procs,
                    max_steps=a.max_steps)
     rep.command = "bench/simulate.py " + " ".join(argv if argv is not None else sys.argv[1:])

@@ -445,6 +445,17 @@ class Plugin:
         um einen Rang“). None: the game has no such penalty (it stays an instruction)."""
         return None
 
+    #: Parts of the state no view shows that ``resample_hidden`` leaves as they are, with the
+    #: reason: ``{path pattern: why}`` (e.g. ``"ci[*]"``; ``*`` stands for one index or key).
+    #: The conformance suite's rule resample-covers accepts exactly these (docs/conformance.md).
+    fixed_secrets: dict[str, str] = {}
+
+    def form_fields(self, action: Action) -> dict[str, str] | None:
+        """The fields the board's form posts for ``action``, if the game uses its own fields
+        (the suite checks that ``action_from_form`` turns them back into ``action``). None: the
+        default form (one field ``action``) or not declared (the suite then renders the board)."""
+        return None
+
     def resample_hidden(self, state: State, seat: int | None, rng) -> State:
         """A copy of ``state`` that every seat other than ``seat`` cannot tell apart from it:
         ``seat``'s own secrets (``None``: only what nobody sees, e.g. the bag's order and the
@@ -525,6 +536,11 @@ class Plugin:
     def stats_labels(self, lang: str) -> dict[str, str]:
         """People's words in ``lang`` for the keys ``stats_groups`` and ``stats_figures`` use
         (group titles and labels); a key without one is shown as it is."""
+        return {}
+
+    def stats_colours(self) -> dict[str, str]:
+        """A CSS colour per label key of ``stats_groups`` (e.g. a school's colour); default: the
+        site's bar colour."""
         return {}
 
     def stats_figures(self, summaries: list[dict], lang: str) -> list[dict]:

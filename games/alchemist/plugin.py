@@ -34,6 +34,11 @@ class AlchemistPlugin(Plugin):
 
         return stats.labels(lang)
 
+    def stats_colours(self):
+        from .presentation import HEX
+
+        return dict(HEX)
+
     def stats_figures(self, summaries, lang):
         from . import stats
 

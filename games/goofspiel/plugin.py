@@ -9,8 +9,29 @@ from .engine import ENGINE
 
 
 class GoofspielPlugin(Plugin):
-    board_template = "goofspiel/board.html"
-    board_styles = "goofspiel/styles.html"  # a <link> to the game's own static CSS (the CSP allows no inline style)
+    board_template = "goofspiel/board.html"  # its CSS: static/goofspiel/board.css (the kit links it)
+    default_bot = "heuristic"  # the guided match's and a departed seat's player
+
+    def guide(self):
+        from .guide import GUIDE
+
+        return GUIDE
+
+    # -- statistics ------------------------------------------------------------------------
+    def stats_summary(self, view, choices):
+        from . import stats
+
+        return stats.summary(view)
+
+    def stats_labels(self, lang):
+        from . import stats
+
+        return stats.labels(lang)
+
+    def stats_figures(self, summaries, lang):
+        from . import stats
+
+        return stats.figures(summaries, lang)
 
     def describe(self, event, names, lang):
         return presentation.describe(event, names, lang)

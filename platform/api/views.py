@@ -367,7 +367,7 @@ CHAT_POST_SCHEMA = inline_serializer("ChatPost", {"text": serializers.CharField(
 class MatchChat(APIView):
     """The match's chat: everyone who may watch the match reads it; its seated players write,
     under the page's rules (matches/chat.py: 1 to 500 characters, blocks, a moderator's mute;
-    the chat-user rate limit of config/ratelimit.py counts these posts as the page's)."""
+    the chat-user rate limit of web/ratelimit.py counts these posts as the page's)."""
 
     @extend_schema(parameters=[OpenApiParameter("since", int, description="only the lines after this line id "
                                                 "(0 or absent: from the start); at most 100, oldest first")],

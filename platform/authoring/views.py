@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -38,10 +39,20 @@ def _enabled() -> None:
         raise Http404("No such page")
 
 
+def author_tools(view):
+    """404 while the tools are off, before anything else (a signed-out visitor too)."""
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        _enabled()
+        return view(request, *args, **kwargs)
+    return wrapped
+
+
 def _lang(request) -> str:
     return "de" if (getattr(request, "LANGUAGE_CODE", "") or "").startswith("de") else "en"
 
 
+@author_tools
 @login_required
 def new(request):
     """The form (a game, a number of players) and, posted, a new hot-seat match."""
@@ -94,6 +105,7 @@ def _dump(value) -> str:
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False)
 
 
+@author_tools
 @login_required
 def table(request, pk: int, seat: int):
     """Seat ``seat``'s table as the game page shows it, the seat switch and the inspection panel."""
@@ -123,6 +135,7 @@ def table(request, pk: int, seat: int):
     return render(request, "authoring/hotseat.html", context)
 
 
+@author_tools
 @require_POST
 @login_required
 def act(request, pk: int, seat: int):

@@ -70,17 +70,18 @@ def _ensure_thread() -> None:
 
 
 # --- the writers (connect, disconnect, requests) -------------------------------------------------
-def opened(user_id: int, match_id: int | None) -> None:
-    """A socket of ``user_id`` opened on ``match_id``'s page (None: another page)."""
+def opened(user_id: int, match_id: int | None, at: float | None = None) -> None:
+    """A socket of ``user_id`` opened on ``match_id``'s page (None: another page); ``at``: the
+    moment (epoch seconds; tests)."""
     key = (user_id, match_id or 0)
     with _lock:
         _ensure_thread()
         _open[key] = _open.get(key, 0) + 1
-        _dirty[key] = time.time()
+        _dirty[key] = time.time() if at is None else at
         _lock.notify()
 
 
-def closed(user_id: int, match_id: int | None) -> None:
+def closed(user_id: int, match_id: int | None, at: float | None = None) -> None:
     """The socket's goodbye: the last one of this process on that page ends its field."""
     key = (user_id, match_id or 0)
     with _lock:
@@ -90,7 +91,7 @@ def closed(user_id: int, match_id: int | None) -> None:
             _open[key] = left
             return
         _open.pop(key, None)
-        _dirty[key] = -time.time()
+        _dirty[key] = -(time.time() if at is None else at)
         _lock.notify()
 
 
@@ -149,6 +150,15 @@ def _writer() -> None:
             _write(_fields(items))
         except Exception as exc:  # Redis away: the next refresh writes the open ones again
             logger.debug("presence not written: %s", exc)
+
+
+def refresh(at: float | None = None) -> None:
+    """Vouch for this process's open sockets now (the writer thread does it every REFRESH_S;
+    tests call it with ``at`` to stand for the refreshes of a span of time)."""
+    at = time.time() if at is None else at
+    with _lock:
+        items = [(key, at) for key in _open]
+    _write(_fields(items))
 
 
 def flush() -> None:

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config import plainsql
+from core import plainsql
 from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng

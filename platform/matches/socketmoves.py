@@ -116,11 +116,11 @@ async def _chat(consumer, data: dict, ref) -> str:
 
 def _chat_now(match_id: int, user, lang: str, text, ref) -> str:
     """A chat line from the socket: the same service and the same per-user limit as the page's
-    and the API's ``POST .../chat/`` (config/ratelimit.py's chat-user rule, counted here as a
+    and the API's ``POST .../chat/`` (web/ratelimit.py's chat-user rule, counted here as a
     request there would be)."""
     from django.db import close_old_connections
 
-    from config import ratelimit
+    from web import ratelimit
 
     from . import chat
 

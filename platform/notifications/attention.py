@@ -13,7 +13,8 @@ only if it is still wanted.
   since the later of "it came" and "the player left"; in quiet hours until they end; a turn
   mail within an hour of the previous one waits for the hour, unless a deadline is near.
   What remains becomes PENDING and goes the usual way; the turn mails of one user go as one
-  mail (mail.send_turns).
+  mail (mail.send_turns), and take along the user's other turns that wait, open and unseen,
+  but are not due yet (one mail now rather than another within the hour).
 - Deadline warnings (reminders, timeouts, vacation days) are not of these kinds: they keep
   their own timing.
 """
@@ -105,6 +106,25 @@ def _last_turn_mails(user_ids, now: datetime) -> dict[int, datetime]:
     return {r["notification__user_id"]: r["last"] for r in rows}
 
 
+SEND, SKIP = "send", "skip"
+
+
+def decide(came: float, wait: float, now: float, here, match_id: int | None, capped_until: float | None = None):
+    """The rule for one due notice whose turn is still open and that is unread (epoch seconds;
+    ``here``: the user's matches.presence.Presence). Returns SKIP (seen at the table), SEND, or
+    when to look again. Pure: bench/attention_sim.py runs the same rule over a simulated week."""
+    if match_id and here.seen_match_since(match_id, came):
+        return SKIP  # the match's page was open after it came
+    if here.present:
+        return now + max(wait, RECHECK.total_seconds())
+    due = max(came, here.left_at) + wait  # from the later of "it came" and "the user left"
+    if due > now:
+        return due
+    if capped_until is not None and capped_until > now:
+        return capped_until
+    return SEND
+
+
 def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> dict:
     """Decide the deferred deliveries that are due (module docstring). Returns counts."""
     from matches import presence
@@ -112,6 +132,7 @@ def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> di
     from .services import enqueue, quiet_until, user_tz
 
     now = now or timezone.now()
+    stamp = now.timestamp()
     counts = {"released": 0, "skipped": 0, "later": 0}
     with transaction.atomic():
         due = Delivery.objects.filter(status=Delivery.Status.DEFERRED, not_before__lte=now)
@@ -123,7 +144,7 @@ def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> di
             return counts
         users = {d.notification.user_id for d in rows}
         prefs = {p.user_id: p for p in Preference.objects.filter(user_id__in=users)}
-        here = presence.read(users, now.timestamp())
+        here = presence.read(users, stamp)
         wanted, gone = still_waiting(rows)
         gone_ids = {d.pk for d in gone}
         near = deadlines((d.notification.match_id, d.notification.user_id) for d in wanted
@@ -132,29 +153,23 @@ def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> di
         released, later = [], {}
         for d in wanted:
             n = d.notification
-            p, pref = here[n.user_id], prefs.get(n.user_id) or Preference(user_id=n.user_id)
-            came = n.created_at.timestamp()
-            if n.match_id and p.seen_match_since(n.match_id, came):
-                gone_ids.add(d.pk)  # the match's page was open after it came: seen
-                continue
-            wait = delay(pref, d.channel)
-            if p.present:
-                later[d.pk] = now + max(wait, RECHECK)
-                continue
-            due_at = datetime.fromtimestamp(max(came, p.left_at), tz=now.tzinfo) + wait
-            if due_at > now:
-                later[d.pk] = due_at
-                continue
-            held = quiet_until(pref, user_tz(n.user), now)
-            if held:
-                later[d.pk] = held
-                continue
+            pref = prefs.get(n.user_id) or Preference(user_id=n.user_id)
+            capped = None
             if n.kind == TURN and d.channel == EMAIL and n.user_id in last_mail:
                 deadline = near.get((n.match_id, n.user_id))
                 if deadline is None or deadline - now > DEADLINE_NEAR:
-                    later[d.pk] = last_mail[n.user_id] + TURN_MAIL_GAP
-                    continue
-            released.append(d)
+                    capped = (last_mail[n.user_id] + TURN_MAIL_GAP).timestamp()
+            verdict = decide(n.created_at.timestamp(), delay(pref, d.channel).total_seconds(), stamp,
+                             here[n.user_id], n.match_id, capped)
+            if verdict == SKIP:
+                gone_ids.add(d.pk)
+            elif verdict != SEND:
+                later[d.pk] = datetime.fromtimestamp(verdict, tz=now.tzinfo)
+            elif held := quiet_until(pref, user_tz(n.user), now):
+                later[d.pk] = held
+            else:
+                released.append(d)
+        released += _joining(released, here, now)
         if gone_ids:
             Delivery.objects.filter(pk__in=gone_ids).update(status=Delivery.Status.SKIPPED)
         for pk, when in later.items():
@@ -166,6 +181,22 @@ def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> di
             transaction.on_commit(lambda: enqueue(pairs))
     counts.update(released=len(released), skipped=len(gone_ids), later=len(later))
     return counts
+
+
+def _joining(released: list, here: dict, now: datetime) -> list:
+    """A turn mail that goes now takes the user's other waiting turns along (still open, unread,
+    not seen, not yet due): one mail now instead of more within the hour."""
+    users = {d.notification.user_id for d in released if d.notification.kind == TURN and d.channel == EMAIL}
+    if not users:
+        return []
+    taken = {d.pk for d in released}
+    more = list(Delivery.objects.filter(status=Delivery.Status.DEFERRED, channel=EMAIL, notification__kind=TURN,
+                                        notification__user_id__in=users, not_before__gt=now)
+                .exclude(pk__in=taken).select_for_update(of=("self",), skip_locked=True)
+                .select_related("notification"))
+    wanted, _gone = still_waiting(more)
+    return [d for d in wanted if not (d.notification.match_id and here[d.notification.user_id].seen_match_since(
+        d.notification.match_id, d.notification.created_at.timestamp()))]
 
 
 def release_soon(user_ids) -> None:

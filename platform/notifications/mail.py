@@ -261,7 +261,7 @@ def turns_message(user, deliveries: list[Delivery], deadlines: dict) -> EmailMul
         subject = subject if len(subject) <= 110 else subject[:107] + "…"
     else:
         subject = f"Spieltisch: Du bist in {n} Partien am Zug" if lang == "de" else f"Spieltisch: Your turn in {n} games"
-    key = "turns." + ".".join(str(d.pk) for d in deliveries[:8])
+    key = "turns." + ".".join(str(d.pk) for d in deliveries)  # (the drills count each delivery by it)
     return _message(user, subject, "turns", {"rows": rows, "count": n, "my_games_url": conf.site_url() + "/my-games/"},
                     attention.TURN, key)
 

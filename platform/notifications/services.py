@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.verification import is_verified
-from config import plainsql
+from core import plainsql
 
 from . import attention, conf
 from .kinds import EMAIL, KINDS, PUSH, level_allows, text
@@ -295,7 +295,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send
+    from core.livesend import group_send
 
     layer = get_channel_layer()
     if layer is None:
@@ -312,7 +312,7 @@ def push_live_many(frames: dict[int, dict]) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send_soon
+    from core.livesend import group_send_soon
 
     layer = get_channel_layer()
     if layer is None or not frames:
@@ -413,7 +413,7 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     PENDING ones whose task was lost (broker restarted, enqueue failed). Sending twice is
     impossible (see mail.send_delivery). Returns how many sends were queued."""
     now = now or timezone.now()
-    attention.release(now)
+    decided = attention.release(now)["released"]
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
                     .values_list("pk", "channel")[:limit])
     if released:
@@ -429,7 +429,7 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
                  .values_list("pk", "channel")[:limit])
     due = sorted(set(released) | set(stuck))
     enqueue(due)
-    return len(due)
+    return len(due) + decided
 
 
 def digests_due(now: datetime | None = None) -> int:

@@ -1,6 +1,6 @@
 """The statistics page is worth opening (issue 54): per game the headline figures and a chart,
-at 390x844 and 1280x800, in English and German, without sideways scrolling; the game's page
-shows its win shares per group. STATS_SHOTS=<dir> keeps the screenshots."""
+at 390x844 and 1280x800, in English and German (and the dark theme on a phone), without sideways
+scrolling and with nothing serious for axe; the game's page shows its win shares per group. STATS_SHOTS=<dir> keeps the screenshots."""
 from __future__ import annotations
 
 import os
@@ -36,28 +36,38 @@ def _seed():
 
 
 def test_statistics_overview_and_game_page_at_both_widths_in_both_languages(live_site, browser):
+    from tests.browser.test_fit_and_a11y import check_page
+
     _seed()
+    problems = []
     shots = os.environ.get("STATS_SHOTS", "")
-    for lang in ("en", "de"):
-        for width, height in ((390, 844), (1280, 800)):
-            page = browser.new_page(viewport={"width": width, "height": height}, locale=lang,
-                                    extra_http_headers={"Accept-Language": lang})
-            page.goto(live_site + "/stats/")
-            card = page.locator("#stats-alchemist")
-            assert card.locator(".stats-figures dd").first.inner_text() == "2"  # matches played
-            assert card.locator("svg.chart").count() == 1  # wins by turn order
-            assert page.locator("#stats-orden svg.chart").count() == 1
-            assert ("Start player wins" if lang == "en" else "Startspieler gewinnt") in card.inner_text()
-            box = card.locator("svg.chart").bounding_box()
-            assert box["width"] >= min(300, width - 60) and box["x"] + box["width"] <= width
-            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
-            if shots:
-                page.screenshot(path=f"{shots}/stats-{lang}-{width}.png", full_page=True)
-            page.goto(live_site + "/stats/alchemist/")
-            assert page.locator("#wins-school svg.chart").count() == 1
-            assert page.locator("#turn-order svg.chart").count() == 1
-            assert page.locator("#school-points svg.chart").count() == 1
-            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
-            if shots:
-                page.screenshot(path=f"{shots}/stats-alchemist-{lang}-{width}.png", full_page=True)
-            page.close()
+    for lang, width, height, theme in (("en", 390, 844, "light"), ("en", 1280, 800, "light"),
+                                       ("de", 390, 844, "light"), ("de", 1280, 800, "light"),
+                                       ("en", 390, 844, "dark")):
+        page = browser.new_page(viewport={"width": width, "height": height}, locale=lang, color_scheme=theme,
+                                extra_http_headers={"Accept-Language": lang})
+        page.goto(live_site + "/stats/")
+        card = page.locator("#stats-alchemist")
+        assert card.locator(".stats-figures dd").first.inner_text() == "2"  # matches played
+        assert card.locator(".chart").count() == 1  # wins by turn order
+        assert page.locator("#stats-orden .chart").count() == 1
+        assert ("Start player wins" if lang == "en" else "Startspieler gewinnt") in card.inner_text()
+        box = card.locator(".chart").bounding_box()
+        assert box["width"] >= min(300, width - 80) and box["x"] + box["width"] <= width
+        # the bars read at the page's size: the labels' text is no smaller than 14 px
+        size = card.locator(".chart .bar-label").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 14, size
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        check_page(page, "/stats/", problems, f"{lang}-{width}-{theme}")  # axe: nothing serious, no sideways scroll
+        if shots:
+            page.screenshot(path=f"{shots}/stats-{lang}-{width}-{theme}.png", full_page=True)
+        page.goto(live_site + "/stats/alchemist/")
+        assert page.locator("#wins-school .chart").count() == 1
+        assert page.locator("#turn-order .chart").count() == 1
+        assert page.locator("#school-points .chart").count() == 1
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        check_page(page, "/stats/alchemist/", problems, f"{lang}-{width}-{theme}")
+        if shots:
+            page.screenshot(path=f"{shots}/stats-alchemist-{lang}-{width}-{theme}.png", full_page=True)
+        page.close()
+    assert not problems, "\n".join(problems)

@@ -395,11 +395,13 @@ def check_form_round_trip(plugin, state, n, where=""):
     ``action`` with the JSON), or the fields a plugin says its board posts (``form_fields(action)``,
     optional). Other games with their own fields: test_platform_channels renders the board and
     submits its forms."""
-    fields = getattr(plugin, "form_fields", None)
-    if fields is None:
-        if type(plugin).action_from_form is not Plugin.action_from_form and not getattr(plugin, "json_action_form", False):
-            return
+    declared = getattr(type(plugin), "form_fields", Plugin.form_fields) is not Plugin.form_fields
+    if declared:
+        fields = plugin.form_fields
+    elif type(plugin).action_from_form is Plugin.action_from_form or getattr(plugin, "json_action_form", False):
         fields = default_form
+    else:
+        return
     for seat in plugin.engine.to_move(state):
         for action in plugin.engine.legal_actions(state, seat):
             try:

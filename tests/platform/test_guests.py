@@ -109,7 +109,7 @@ def test_a_guest_is_removed_after_a_day_with_its_match():
 
 
 def test_guests_are_rate_limited_per_address():
-    from config.ratelimit import limits
+    from web.ratelimit import limits
 
     client = Client(REMOTE_ADDR=fresh_ip())
     limit = limits()["guest-ip"]

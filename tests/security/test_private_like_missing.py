@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 # What each route's id names: (pattern prefix, kind). The first that matches.
 KINDS = [
     (r"^(api/)?matches/<int:pk>/", "match"),
+    (r"^learn/matches/<int:pk>/", "match"),
     (r"^matches/<int:pk>/export\.json$", "match"),
     (r"^(api/)?invitations/<int:pk>/", "invitation"),
     (r"^(api/)?substitutes/<int:pk>/", "offer"),
@@ -40,6 +41,7 @@ EXEMPT = {
     r"^accounts/password/reset/<uidb64>/<token>/$": "Django's own reset link: uid and token checked together",
     r"^notifications/unsubscribe/<str:token>/$": "a signed token: any unknown one is refused alike",
     r"^admin/": "the admin is for staff only",
+    r"^author/hotseat/": "the game author's tool (GAME_AUTHOR_TOOLS, off on a site): its author's own matches",
 }
 VOLATILE = {"Date", "Content-Length", "Set-Cookie", "Expires", "Last-Modified", "ETag", "X-Request-Id"}
 

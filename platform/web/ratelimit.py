@@ -5,7 +5,7 @@ resets (mail bombing), guest accounts, and the game page's move forms (the JSON 
 have the "actions" throttle of api/throttles.py, counted with take() below), and per user the making of things that fill shared pages (invitations,
 chat lines, tournaments, decks). Fixed windows (a minute unless WINDOWS says otherwise) counted
 in the cache; with the cache down the
-limits are off rather than the site (config/cache.py fails open). Each request takes its
+limits are off rather than the site (core/cache.py fails open). Each request takes its
 place in the counter before it runs (atomic increment) and gives it back if it does not count,
 so the limits hold under concurrency; the per-account rule reads the username from forms and
 JSON bodies alike.
@@ -99,7 +99,7 @@ def client_ip(request) -> str:
 
 def posted_username(request) -> str:
     """The username a log-in posts, whatever the body's type: a form (urlencoded or multipart)
-    or JSON (the token endpoint's clients). The body was checked by config.guard (size, NUL,
+    or JSON (the token endpoint's clients). The body was checked by web.guard (size, NUL,
     nesting) before this runs."""
     ctype = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if ctype.endswith("json"):
