@@ -14,6 +14,7 @@ from accounts.guests import is_guest
 from guide.models import GuidedMatch
 from guide.tasks import remove_stale_guests
 from matches.models import ChatMessage, Match, Seat
+from matches.services import play_bots
 from tests.addresses import fresh_ip
 
 pytestmark = [pytest.mark.django_db]
@@ -21,10 +22,11 @@ PASSWORD = "Lange-Passphrase-9"
 
 
 @pytest.fixture
-def guest(django_capture_on_commit_callbacks):
+def guest():
     def make(lang="en", game="alchemist"):
-        with django_capture_on_commit_callbacks(execute=True):  # a bot that starts moves after the commit
-            return _guest(lang, game)
+        client, guided = _guest(lang, game)
+        play_bots(guided.match_id)  # a bot that begins (a task after the commit on the site)
+        return client, guided
     return make
 
 
@@ -72,9 +74,9 @@ def test_playing_the_suggested_move_and_signing_up_keeps_the_match(guest, django
         match.refresh_from_db()
         if match.status != "active":
             break
-        with django_capture_on_commit_callbacks(execute=True):  # the bot answers after the commit
-            r = client.post(f"/learn/matches/{match.pk}/suggested/", {"version": match.version})
+        r = client.post(f"/learn/matches/{match.pk}/suggested/", {"version": match.version})
         assert r.status_code == 302, r.status_code
+        play_bots(match.pk)  # the bot's answer (a task after the commit on the site)
     match.refresh_from_db()
     assert match.status == "finished"
     end = client.get(f"/matches/{match.pk}/").content.decode()
