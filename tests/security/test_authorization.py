@@ -30,7 +30,7 @@ ROLES = ("anonymous", "other", "seated", "organizer", "judge", "admin")
 ANONYMOUS_WRITES = {"login", "signup", "api-token", "password_reset", "password_reset_confirm", "set_language",
                     "set-language",
                     "logout", "unsubscribe", "api-schema",
-                    "learn-try"}  # "Try it now": a guest account for the guided match (accounts/guests.py)
+                    "learn-try"}  # "Try it now": makes a guest account by design (rate-limited per address)
 OFFICIAL_ONLY = ("start", "next-round", "disqualify", "results", "sanctions", "officials", "bots")
 REFUSED = {302, 400, 401, 403, 404, 405, 429}
 
