@@ -59,7 +59,7 @@ serve: migrate
 # Behind a reverse proxy: /ws/ to `ws`, everything else to `web` (docs/performance.md).
 web: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
-	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k config.shedding.QueueTimedWorker --threads 4 --keep-alive 75
+	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k web.shedding.QueueTimedWorker --threads 4 --keep-alive 75
 ws: install
 	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --workers $${WS_WORKERS:-2} --no-access-log
 worker: install

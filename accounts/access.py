@@ -84,7 +84,7 @@ def close_sockets(user_id: int, session_key: str | None = None) -> None:
     closes with CLOSE_CODE."""
     from channels.layers import get_channel_layer
 
-    from config.livesend import group_send
+    from core.livesend import group_send
     from matches.live import user_group
 
     layer = get_channel_layer()

@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from config.oneline import one_line
+from web.oneline import one_line
 
-from config.served import site_url
+from web.served import site_url
 
-from . import verification
+from . import guests, verification
 from .models import Profile
 
 logger = logging.getLogger(__name__)
@@ -28,6 +28,13 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username and username.lower().startswith(guests.PREFIX):
+            raise forms.ValidationError(_("Names starting with “%(prefix)s” are kept for guests.")
+                                        % {"prefix": guests.PREFIX})
+        return username
 
     # No clean_email: whether an address is taken is never shown (accounts/verification.py);
     # its owner gets a notice instead of the confirmation link.

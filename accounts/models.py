@@ -16,6 +16,9 @@ class Profile(models.Model):
     # The address its owner confirmed (accounts/verification.py). Notification mail goes to
     # user.email only while it equals this one: changing the address needs a new confirmation.
     verified_email = models.EmailField(_("confirmed e-mail address"), blank=True)
+    # Set: a guest account made by "Try it now" (accounts/guests.py): it may play the guided
+    # match only, and is removed a day after this time unless its owner signs up.
+    guest_since = models.DateTimeField(_("guest since"), null=True, blank=True, db_index=True)
 
     def __str__(self):
         return self.display_name or self.user.username
@@ -23,6 +26,10 @@ class Profile(models.Model):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.user.username
+
+    @property
+    def is_guest(self) -> bool:
+        return self.guest_since is not None
 
     @property
     def email_verified(self) -> bool:

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from config.served import site_url
+from web.served import site_url
 
 logger = logging.getLogger(__name__)
 

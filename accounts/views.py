@@ -4,6 +4,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import i18n
@@ -11,23 +12,41 @@ from django.views.decorators.http import require_http_methods
 
 from . import verification
 from .forms import ProfileForm, SignUpForm
+from .guests import is_guest
+
+FIRST_STEPS = "first_steps"  # session key: the lobby points a new account to the guided match
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    if request.user.is_authenticated:
+    """Sign-up; for a guest (accounts/guests.py) it turns the guest into the account in place, so
+    the guided match played as a guest stays in the account's history."""
+    guest = is_guest(request.user)
+    if request.user.is_authenticated and not guest:
         return redirect("my-games")
-    form = SignUpForm(request.POST or None, initial={"language": translation.get_language()})
+    form = SignUpForm(request.POST or None, instance=request.user if guest else None,
+                      initial={"language": translation.get_language(), "username": ""})
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        next_url = ""
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
+            if guest:
+                user.profile.guest_since = None
+                user.profile.save(update_fields=["guest_since"])
             verification.send_confirmation(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         translation.activate(user.profile.language)  # greet in the language just chosen
-        messages.success(request, _("Welcome! Your account has been created."))
+        if guest:
+            messages.success(request, _("Welcome! Your account has been created; your guided match is in it."))
+        else:
+            messages.success(request, _("Welcome! Your account has been created."))
+            request.session[FIRST_STEPS] = True
         messages.info(request, SENT_TEXT())
-        return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or ("my-games" if guest else "lobby"))
+    return render(request, "accounts/signup.html", {"form": form, "guest": guest, "next": next_url})
 
 
 @login_required

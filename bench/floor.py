@@ -23,7 +23,7 @@ from django.http import JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 
-from config.livesend import group_send_soon
+from core.livesend import group_send_soon
 from matches import live
 from matches.consumers import MatchConsumer
 from matches.models import LogEntry, Match

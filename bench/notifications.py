@@ -1,5 +1,9 @@
 #!/usr/bin/env python
-"""10,000 "your turn" notifications through Celery + Redis to a local SMTP server (aiosmtpd).
+"""10,000 notifications mailed at once through Celery + Redis to a local SMTP server (aiosmtpd).
+
+They are reminders ("your time is running out"): the kind that never waits. A "your turn" now
+waits for the player's delay and presence (notifications/attention.py; bench/attention_sim.py),
+and goes out by the same send path when it falls due.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/spieltisch_bench REDIS_URL=redis://127.0.0.1:6379/13 \
         .venv/bin/python bench/notifications.py [--smoke] [-n 10000] [--concurrency 4]
@@ -128,7 +132,7 @@ def main() -> None:
         def produce(part):
             try:
                 for u in part:
-                    notify(u, "your_turn", context, key=f"bench:{u.pk}", match_id=match.pk)
+                    notify(u, "reminder", {**context, "hours_left": 5}, key=f"bench:{u.pk}", match_id=match.pk)
             finally:
                 connection.close()
 

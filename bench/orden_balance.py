@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from simulate import playout  # noqa: E402
 
 from games.orden import decks as D  # noqa: E402
 from games.orden.roster import BOTS  # noqa: E402
@@ -40,25 +43,25 @@ CAP_ROUNDS = 300
 
 
 def play(decks, seed, bots, stats=None):
-    """One game; ``decks``/``bots`` per seat. Returns the winner's seat (None: cap reached)."""
+    """One game; ``decks``/``bots`` per seat. Returns the winner's seat (None: cap reached). The
+    play loop is the simulator's (``bench/simulate.py``'s ``playout``); the turns counted here are
+    Der Orden's main-phase turns."""
     n = len(decks)
     st = ENGINE.setup(n, {}, seed, [{"deck": d} for d in decks])
-    rng = Rng(seed * 7919 + 17)
-    t_engine = 0.0
     count = stats is not None and "decisions" in stats
-    while st["result"] is None and st["round"] <= CAP_ROUNDS:
-        seat = ENGINE.to_move(st)[0]
-        if count:  # a decision: a step with a real choice (two or more legal actions), any seat
-            stats["decisions"] += len(ENGINE.legal_actions(st, seat)) > 1
-            stats["turns"] += st["phase"] == "main" and st["t"]["plays"] == st["t"]["acts"] == 0 \
-                and seat == st["cur"] and not st["t"]["once"]
-        action = BOTS[bots[seat]](st, seat, rng)
-        t0 = time.process_time()
-        st = ENGINE.apply(st, seat, action).state
-        t_engine += time.process_time() - t0
+
+    def count_turn(st, seat, k):
+        stats["turns"] += st["phase"] == "main" and st["t"]["plays"] == st["t"]["acts"] == 0 \
+            and seat == st["cur"] and not st["t"]["once"]
+
+    res = playout(ENGINE, st, [BOTS[b] for b in bots], Rng(seed * 7919 + 17),
+                  stop=lambda st: st["round"] > CAP_ROUNDS, observe=count_turn if count else None)
+    st = res.state
     if stats is not None:
+        if count:  # a decision: a step with a real choice (two or more legal actions), any seat
+            stats["decisions"] += res.decisions
         stats["rounds"].append(st["round"])
-        stats["engine_s"] += t_engine
+        stats["engine_s"] += res.engine_s
         stats["start"].append(st["start"])
     if st["result"] is None:
         return None

@@ -54,7 +54,7 @@ def main() -> None:
     import seed
 
     data = seed.seed_lists(args.invitations, args.my_matches, "pg")
-    from config.warmup import freeze_heap, import_urls
+    from core.warmup import freeze_heap, import_urls
 
     import_urls()
     if not args.no_freeze:

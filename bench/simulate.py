@@ -9,7 +9,8 @@ For one game and one player count it reports, each with a 95 % interval over see
 - **every game ends**: games that reached no end within ``--max-steps`` actions are counted and
   listed by seed (a stall is a defect of the rules or of a bot);
 - **start-player advantage**: the win share of each position in turn order (position 1 is the
-  first seat ``to_move`` names after the set-up), against the fair share 1/P, in self-play of
+  plugin's ``start_seat`` of the set-up: by default the one seat ``to_move`` names; a game where
+  several seats act at once has none), against the fair share 1/P, in self-play of
   ``--bot`` (default: the strongest, the last of the game's ladder);
 - **game length**: actions and turns per game (a turn: a run of consecutive actions by one seat);
 - **decisions per turn**: actions taken with two or more legal actions to choose from, per turn,
@@ -170,10 +171,11 @@ def _one(task: dict) -> dict:
 
     plugin = registry.get(task["slug"])
     state = new_game(plugin, task["players"], task["seed"], task.get("options"))
+    first = plugin.start_seat(state) if hasattr(plugin, "start_seat") else None  # the kit's hook
     res = playout(plugin.engine, state, _pilots(plugin, task["bots"]), Rng(task["seed"] * 7919 + 17),
                   max_steps=task["max_steps"])
     return {"seed": task["seed"], "ended": res.ended, "wins": win_shares(plugin, res.state) if res.ended else None,
-            "first": res.first, "steps": res.steps, "turns": res.turns, "decisions": res.decisions,
+            "first": first if hasattr(plugin, "start_seat") else res.first, "steps": res.steps, "turns": res.turns, "decisions": res.decisions,
             "options": res.options, "engine_s": res.engine_s, "cpu_s": res.cpu_s}
 
 
@@ -342,6 +344,10 @@ def main(argv=None) -> Report:
     if a.slug not in registry.plugins():
         ap.error(f"no game {a.slug!r}; registered: {', '.join(sorted(registry.plugins()))}")
     players = a.players or registry.get(a.slug).meta.min_players
+    try:
+        registry.get(a.slug).meta.check_players(players)
+    except ValueError as exc:  # BadOptions
+        ap.error(str(exc))
     rep = simulate(a.slug, players, a.games, bot=a.bot, ladder_games=a.ladder_games, seed=a.seed, procs=a.procs,
                    max_steps=a.max_steps)
     rep.command = "bench/simulate.py " + " ".join(argv if argv is not None else sys.argv[1:])

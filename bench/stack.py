@@ -266,7 +266,7 @@ class Stack:
         elif self.server == "split":
             # Threads live as long as the process: each keeps its database connection.
             args = [PY, "-m", "gunicorn", "config.wsgi:application", "-b", f"127.0.0.1:{self.http_port}",
-                    "-w", str(self.workers), "-k", "config.shedding.QueueTimedWorker", "--threads", "4",
+                    "-w", str(self.workers), "-k", "web.shedding.QueueTimedWorker", "--threads", "4",
                     "--backlog", "4096",  # (the worker class: gunicorn's gthread, API requests shed when late)
                     # Keep-alive longer than a client's idle pool connection: with gunicorn's 2 s the
                     # server closed connections the client was just reusing (ClientOSError).
@@ -290,7 +290,7 @@ class Stack:
         env = {**self.env, "DB_CONN_MAX_AGE": "60"}
         web = self._spawn(f"{name}-web", [PY, "-m", "gunicorn", "config.wsgi:application", "-b",
                                           f"127.0.0.1:{web_port}", "-w", str(web_workers), "-k",
-                                          "config.shedding.QueueTimedWorker", "--threads", "4", "--keep-alive", "75",
+                                          "web.shedding.QueueTimedWorker", "--threads", "4", "--keep-alive", "75",
                                           "--log-level", "warning"], env=env)
         ws = self._spawn(f"{name}-ws", [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                                         "--port", str(ws_port), "--workers", str(ws_workers), "--no-access-log",

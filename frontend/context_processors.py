@@ -3,6 +3,7 @@ from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
+from accounts.guests import is_guest
 from matches.queries import my_turn_count
 
 
@@ -27,4 +28,4 @@ def site(request):
     user = getattr(request, "user", None)
     count = my_turn_count(user) if user is not None and user.is_authenticated else 0
     return {"site_name": settings.SITE_NAME, "my_turn_count": count, "lang": translation.get_language() or "en",
-            "nav_items": _nav_items(), "header_templates": _header_templates()}
+            "nav_items": _nav_items(), "header_templates": _header_templates(), "is_guest": is_guest(user)}

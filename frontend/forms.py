@@ -5,7 +5,7 @@ from django import forms
 from django.apps import apps
 from django.utils.translation import gettext_lazy as _
 
-from config.oneline import one_line
+from web.oneline import one_line
 from games.base import GameMeta, Plugin
 
 

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from config.served import site_url
+from web.served import site_url
 
 PAGES = {"privacy", "imprint", "terms"}
 REQUIRED = ("name", "address", "email")

@@ -25,26 +25,30 @@ def context(match, seat, plugin: Plugin, lang: str, *, waiting: bool, queue_requ
     """What the panel shows to ``seat`` (a seated, playing viewer); one query (its orders)."""
     row = SeatOrders.objects.filter(seat=seat).first()
     current = list(row.orders) if row else []
-    queued = [{"index": i, "action": o["action"], "text": _text(plugin, o["action"], lang),
+    queued = [{"index": i, "action": o["action"], "text": _text(plugin, o["action"], lang, match.state, seat.seat),
                "action_json": json.dumps(o["action"], sort_keys=True)}
               for i, o in enumerate(current) if o.get("kind") == match_orders.PREMOVE]
     game_orders = {o.get("kind"): o for o in current if o.get("kind") != match_orders.PREMOVE}
     premove_legal = plugin.premove_actions(match.state, seat.seat) if waiting and queue_requested else []
+    forms = [_form(kind, game_orders.get(kind.kind), lang) for kind in plugin.order_kinds()]
     return {
         "orders_panel": True,
+        "queue_game": can_queue(plugin),  # the bar keeps "Queue a move" (disabled on the seat's turn)
+        "orders_count": len(queued) + sum(1 for f in forms if f["active"]),
         "queued": queued,
-        "dropped": [{**d, "text": _text(plugin, d.get("action"), lang)} for d in (row.dropped if row else [])],
+        "dropped": [{**d, "text": _text(plugin, d.get("action"), lang, match.state, seat.seat)}
+                    for d in (row.dropped if row else [])],
         "can_queue": waiting and can_queue(plugin),
         "queue_mode": bool(premove_legal),
         "queue_empty": waiting and queue_requested and not premove_legal,
         "premove_legal": premove_legal,
         "queue_url": reverse("match-orders-queue", args=[match.pk]),
-        "order_forms": [_form(kind, game_orders.get(kind.kind), lang) for kind in plugin.order_kinds()],
+        "order_forms": forms,
     }
 
 
-def _text(plugin: Plugin, action, lang: str) -> str:
-    return (plugin.action_text(action, lang) if isinstance(action, dict) else None) or action_label(action)
+def _text(plugin: Plugin, action, lang: str, state, seat: int) -> str:
+    return (plugin.premove_text(state, seat, action, lang) if isinstance(action, dict) else None) or action_label(action)
 
 
 def _form(kind, current: dict | None, lang: str) -> dict:
@@ -65,8 +69,9 @@ def _form(kind, current: dict | None, lang: str) -> dict:
                            "label": kind.label(name, lang) or prop.get("title") or name.replace("_", " "),
                            "choices": [(str(v), kind.label(f"{name}.{v}", lang) or str(v)) for v in prop["enum"]],
                            "required": name in required, "value": "" if value is None else str(value)})
+    # a kind with nothing to choose (every field fixed) is a switch: on (set) or off (removed)
     return {"kind": kind.kind, "text": kind.text_de if lang == "de" else kind.text_en, "fields": fields,
-            "active": current is not None}
+            "active": current is not None, "switch": not any(f.get("choices") for f in fields)}
 
 
 def order_from_form(plugin: Plugin, data: dict) -> tuple[str, dict | None]:
@@ -75,8 +80,8 @@ def order_from_form(plugin: Plugin, data: dict) -> tuple[str, dict | None]:
     kind = next((k for k in plugin.order_kinds() if k.kind == data.get("kind")), None)
     if kind is None:
         raise match_orders.BadOrder(_("This game has no such kind of order."))
-    if data.get("remove"):
-        return kind.kind, None
+    if data.get("remove") or data.get("switch") and not data.get("on"):
+        return kind.kind, None  # a switch sent off (an unticked box sends nothing but "switch")
     order = {"kind": kind.kind}
     for name, prop in ((kind.schema or {}).get("properties") or {}).items():
         if name == "kind" or not isinstance(prop, dict):

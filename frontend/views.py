@@ -322,6 +322,7 @@ def _match_context(request, pk: int, as_user=None) -> dict:
                                             queue_requested=request.GET.get("queue") == "1"))
         if context["queue_mode"]:
             board_legal, context["board_act_url"] = context["premove_legal"], context["queue_url"]
+        context["orders_open"] = getattr(request, "orders_changed", False)  # the answer shows what changed
     context["board_legal"] = board_legal
     context.update(board_context(plugin, context, view, viewer, board_legal, lang,
                                  hl=context["hl"] if plugin.board_context_takes_highlights else None))
@@ -471,7 +472,7 @@ def _back_to_match(request, pk: int, status: int = 200):
 @require_POST
 def match_orders_queue(request, pk: int):
     """Queue a premove: the board's move form (in queue mode) posts here instead of "act"."""
-    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    match = _watchable_or_404(request, pk)
     try:
         action = registry.get(match.game).action_from_form(request.POST.dict())
     except IllegalAction as exc:
@@ -481,10 +482,23 @@ def match_orders_queue(request, pk: int):
                           _("Move queued: it is played when your turn comes, if it is still legal then."))
 
 
+def _watchable_or_404(request, pk: int) -> Match:
+    """The match if the requester may watch it; a private match answers a stranger with the
+    very 404 of a missing one (before the form is read: its refusal would tell it exists)."""
+    match = Match.objects.only("id", "game", "public").filter(pk=pk).first()
+    if match is None or (not match.public and not (
+            request.user.is_authenticated and match.seats.filter(user=request.user).exists())):
+        raise Http404("No such match")
+    return match
+
+
 def _change_orders(request, pk: int, edit, success: str | None = None):
     """Apply ``edit`` to the seat's orders and answer with the table (a refusal: its status)."""
+    request.orders_changed = True
     try:
         match_orders.change(pk, request.user, edit)
+    except NoSuchMatch:
+        raise Http404("No such match") from None
     except MatchError as exc:
         messages.error(request, exc.message)
         return _back_to_match(request, pk, exc.status)
@@ -511,7 +525,7 @@ def match_orders_cancel(request, pk: int):
 @require_POST
 def match_orders_set(request, pk: int):
     """Set (or remove) the seat's order of one game-declared kind from its generated form."""
-    match = get_object_or_404(Match.objects.only("id", "game"), pk=pk)
+    match = _watchable_or_404(request, pk)
     try:
         kind, order = table_orders.order_from_form(registry.get(match.game), request.POST.dict())
     except MatchError as exc:

@@ -359,9 +359,32 @@ class Plugin:
         again when the turn comes. Pure."""
         return []
 
+    def premove_due(self, state: State, seat: int) -> bool:
+        """Whether ``seat``'s queued moves are tried now that it is to move. Default: always. A
+        game whose seat is also asked between its turns (Der Orden's reaction windows and
+        payments) keeps them for the seat's own turn instead of dropping them there. Pure."""
+        return True
+
+    def premove_text(self, state: State, seat: int, action: Action, lang: str) -> str | None:
+        """A queued move named for its owner's table, with the state at hand (e.g. the card
+        an instance id names); only ever shown to ``seat``. Default: ``action_text``."""
+        return self.action_text(action, lang)
+
     def action_text(self, action: Action, lang: str) -> str | None:
         """One line naming an action not yet played (a queued move on its owner's table), in
         ``lang``; None: the platform's generic label (its type and fields)."""
+        return None
+
+    # -- the guided match's suggestion --------------------------------------------------------
+    #: The bot whose choice the guided match suggests to a learner: the game's strongest.
+    #: "" (default): the last of ``bots()``, which lists them from the weakest to the strongest.
+    hint_bot: str = ""
+
+    def suggestion_text(self, view: dict, seat: int, action: Action, lang: str) -> tuple[str, str] | None:
+        """A suggested move (the hint bot's choice for ``seat``) in words of ``lang``: (what the
+        move is, one short sentence why it is good). ``view`` is ``seat``'s own view, so the words
+        name only what the seat may see. None (default): the platform names the move by
+        ``action_text`` and says only that the strongest bot would choose it."""
         return None
 
     # -- presentation -----------------------------------------------------------------------
@@ -513,6 +536,11 @@ class Plugin:
     def stats_labels(self, lang: str) -> dict[str, str]:
         """People's words in ``lang`` for the keys ``stats_groups`` and ``stats_figures`` use
         (group titles and labels); a key without one is shown as it is."""
+        return {}
+
+    def stats_colours(self) -> dict[str, str]:
+        """A CSS colour per label key of ``stats_groups`` (e.g. a school's colour); default: the
+        site's bar colour."""
         return {}
 
     def stats_figures(self, summaries: list[dict], lang: str) -> list[dict]:

@@ -1,6 +1,6 @@
 """Addresses for tests and drills.
 
-- ``fresh_ip()``: a client address for tests that meet the rate limits (config/ratelimit.py): the
+- ``fresh_ip()``: a client address for tests that meet the rate limits (web/ratelimit.py): the
   counters live in the shared cache (Redis on the real-services path) and outlive a test, and many
   tests post from 127.0.0.1, so a test that must not be limited by others' requests posts from an
   address of its own.

@@ -16,7 +16,7 @@ os.environ.setdefault("PUSH_ALLOW_LOOPBACK", "1")
 # across test databases while the counters live on in Redis: the per-user quotas are tested
 # at their real values in tests/security/test_quotas.py, and high elsewhere (also in the
 # servers and workers the suite starts, which read the environment).
-# Links in mails name one fixed site (config/served.py would take whatever address a test
+# Links in mails name one fixed site (web/served.py would take whatever address a test
 # server was last reached on, a per-run port); the served-origin tests set SITE_URL="" themselves.
 os.environ.setdefault("SITE_URL", "http://127.0.0.1:8000")
 os.environ.setdefault("RATE_LIMITS", "invitation-user=100000,chat-user=100000,tournament-user=100000,"
@@ -106,6 +106,9 @@ def _fast_passwords(request):
     # In-process tests see a move's follow-up (clocks, notifications) at once; the worker path
     # is tested where it matters (tests/platform/test_follow_up.py) and by every live-site test.
     settings.MATCH_FOLLOW_UP_IN_WORKER = False
+    # Orders answer in the step that opened the decision (the delay that keeps them secret is
+    # tested where it matters: tests/security/test_orders_secrets.py).
+    settings.ORDER_ANSWER_DELAY = (0, 0)
     # A request leaves its language active in the thread (LocaleMiddleware does not undo it)
     # and the services word refusals in the active language: every test starts in English.
     from django.utils import translation

@@ -2,10 +2,11 @@
 (1280x800) and a phone (390x844) viewport, as the player to move sees them, with a long
 player name and a long unbroken chat line (the page must not grow sideways).
 
-    .venv/bin/python tools/screenshots.py [--out docs/screenshots] [--lang en]
+    .venv/bin/python tools/screenshots.py [--out docs/screenshots] [--lang en] [--theme dark]
 
 Runs on its own: a fresh SQLite database in a temporary folder, daphne on a free port, Debian's
-chromium via Playwright (CHROMIUM=/usr/bin/chromium). Writes <game>-<width>x<height>.png."""
+chromium via Playwright (CHROMIUM=/usr/bin/chromium). Writes <game>-<width>x<height>.png, in the
+dark theme (the system's prefers-color-scheme, emulated) <game>-<width>x<height>-dark.png."""
 from __future__ import annotations
 
 import argparse
@@ -50,7 +51,7 @@ def seed(lang: str) -> list[tuple[str, int, str]]:
     for game, plugin in registry.plugins().items():  # each game's showcase position
         show = plugin.showcase()
         players, moves, until = show["players"], show["moves"], plugin.showcase_ready
-        names = [f"{LONG_NAME}_{game[:3]}", f"Ada_{game[:3]}", f"Merlin_{game[:3]}"]
+        names = [f"{LONG_NAME}_{game[:3]}", *(f"{n}_{game[:3]}" for n in ("Ada", "Merlin", "Zoe", "Ole", "Ivo"))]
         match, mover = make_match(game, players, moves, "", names=names, until=until)
         chat.post(match.pk, mover, LONG_CHAT)
         mover.profile.language = lang
@@ -69,6 +70,8 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     ap.add_argument("--lang", default="en")
     ap.add_argument("--full", action="store_true", help="whole pages, not only the first screen")
+    ap.add_argument("--theme", choices=("light", "dark"), default="light",
+                    help="the system colour scheme the browser reports (the site follows it)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="screens-")
     os.environ.update(SQLITE_PATH=f"{tmp}/db.sqlite3", DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0")
@@ -97,13 +100,14 @@ def main() -> None:
                                          args=["--headless", "--no-sandbox", "--disable-background-networking"])
             for game, match_id, session in matches:
                 for width, height in VIEWPORTS:
-                    ctx = browser.new_context(viewport={"width": width, "height": height})
+                    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=args.theme)
                     ctx.add_cookies([{"name": "sessionid", "value": session, "url": base}])
                     page = ctx.new_page()
                     page.goto(f"{base}/matches/{match_id}/")
                     page.wait_for_load_state("networkidle")
                     wide = page.evaluate("document.documentElement.scrollWidth")
-                    path = out / f"{game}-{width}x{height}.png"
+                    suffix = "" if args.theme == "light" else f"-{args.theme}"
+                    path = out / f"{game}-{width}x{height}{suffix}.png"
                     page.screenshot(path=str(path), full_page=args.full)
                     print(f"{path}: page width {wide} px (viewport {width})")
                     ctx.close()

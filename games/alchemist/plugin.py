@@ -34,6 +34,11 @@ class AlchemistPlugin(Plugin):
 
         return stats.labels(lang)
 
+    def stats_colours(self):
+        from .presentation import HEX
+
+        return dict(HEX)
+
     def stats_figures(self, summaries, lang):
         from . import stats
 
@@ -67,6 +72,9 @@ class AlchemistPlugin(Plugin):
 
     def action_text(self, action, lang):
         return presentation.action_text(action, lang)
+
+    def suggestion_text(self, view, seat, action, lang):
+        return presentation.suggestion_text(view, seat, action, lang)
 
     def bots(self):
         return dict(BOTS)

@@ -483,3 +483,53 @@ def action_text(action: dict, lang: str) -> str | None:
     except (KeyError, TypeError, ValueError):
         return None
     return None
+
+
+def suggestion_text(view: dict, seat: int, action: dict, lang: str) -> tuple[str, str] | None:
+    """The guided match's suggested move (the heuristic bot's choice) and why, from ``seat``'s
+    view: the bot weighs fame now, the by-products gained, the school's colour and how easily
+    the others copy a recipe; the reason names what of that applies to this move."""
+    text = action_text(action, lang)
+    if text is None:
+        return None
+    de = _lang(lang) == "de"
+    try:
+        me = view["seats"][seat]
+        school = me.get("school")
+        t = action.get("type")
+        if t in ("design", "copy"):
+            cauldron = view["cauldrons"][int(action["cauldron"])]
+            got = [c for c in cauldron["byproducts"] if view["reserve"].get(c, 0) > 0]
+            if t == "design":
+                recipe, value = action["ingredients"], action["value"]
+                size = sum(recipe.values())
+                why = (f"Das höchste freie Ruhmesplättchen: {value} Ruhm sofort." if de
+                       else f"The highest free value tile: {value} fame now.")
+                if size >= 3:
+                    why += (f" Mit {size} Ingredienzien ist die Rezeptur für die anderen teuer zu kopieren." if de
+                            else f" With {size} ingredients the recipe is costly for the others to copy.")
+            else:
+                recipe, value = cauldron["recipe"] or {}, cauldron["value"]
+                why = (f"{value} Ruhm sofort, mit Ingredienzien, die du schon hast." if de
+                       else f"{value} fame now, with ingredients you already hold.")
+            if school and recipe.get(school):
+                name = ingredient_name(school, lang, 2)
+                why += (f" Sie nutzt die Farbe deiner Schule ({name})." if de
+                        else f" It uses your school's colour ({name}).")
+            if got:
+                names = ", ".join(ingredient_name(c, lang, 1) for c in got)
+                why += f" Dazu erhältst du die Nebenprodukte: {names}." if de else f" You also gain its by-products: {names}."
+            return text, why
+        if t == "pass":
+            if action.get("take"):
+                name = ingredient_name(action["take"], lang, 1)
+                return text, (f"Keine Rezeptur lohnt sich gerade: 1 {name} hilft dir, dir später eine zu leisten." if de
+                              else f"No recipe pays off now: 1 {name} helps you afford one later.")
+            if action.get("draw"):
+                return text, ("Keine Rezeptur lohnt sich gerade: 2 Ingredienzien aus dem Beutel helfen dir, dir "
+                              "später eine zu leisten." if de
+                              else "No recipe pays off now: 2 ingredients from the bag help you afford one later.")
+            return text, ("Nichts anderes ist gerade möglich." if de else "Nothing else can be done now.")
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return None

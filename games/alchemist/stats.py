@@ -32,12 +32,12 @@ def groups(data: dict) -> dict[str, list]:
 LABELS = {
     "en": {"school": "school", "school_points": "Average school points per school",
            "school_totals": "Average final points by school", "school_decided": "How often the school decided the winner",
-           "decided": "decided by the school", "not_decided": "decided without it",
+           "decided": "by the school", "not_decided": "without it",
            "decided_note": "{d} of {n} matches with schools: without the school points someone else would have won."},
     "de": {"school": "Schule", "school_points": "Durchschnittliche Schulpunkte je Schule",
            "school_totals": "Durchschnittliche Endpunkte je Schule",
            "school_decided": "Wie oft die Schule den Sieg entschied",
-           "decided": "durch die Schule entschieden", "not_decided": "ohne sie entschieden",
+           "decided": "durch die Schule", "not_decided": "ohne sie",
            "decided_note": "{d} von {n} Partien mit Schulen: Ohne die Schulpunkte hätte jemand anderes gewonnen."},
 }
 

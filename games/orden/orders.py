@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from games.base import BadOptions, OrderKind
+from games.orden import effects as E
 from games.orden import rules as R
 from games.orden.legal import choice_cost, legal
 from games.orden.schema import RANKS
@@ -31,9 +32,9 @@ KINDS = (
          "if": {"properties": {"policy": {"const": "prevent_ascents"}}},
          "then": {"required": ["min_rank"]}},
         "Answer reaction windows for me: never react, or prevent an opponent's ascent to "
-        "a chosen rank (min_rank) or higher with my cheapest reaction (else decline), or ask me.",
+        "a chosen rank or higher with my cheapest reaction (else do not react), or ask me.",
         "Reaktionsfenster für mich beantworten: nie reagieren, oder den Aufstieg eines Gegners "
-        "auf einen gewählten Rang (min_rank) oder höher mit meiner billigsten Reaktion verhindern (sonst nicht "
+        "auf einen gewählten Rang oder höher mit meiner billigsten Reaktion verhindern (sonst nicht "
         "reagieren), oder mich fragen.",
         {"en": {"policy": "When a reaction window opens", "policy.ask": "ask me",
                 "policy.never": "never react", "policy.prevent_ascents": "prevent ascents",
@@ -221,3 +222,26 @@ def payment_pick(state, seat):
         if tried > MAX_PAY_SEARCH:
             break
     return {"type": "pay", "card": ids[0]}  # too many to search: the cheapest helpful card
+
+
+# -- "queue a move" (the platform's premoves) ----------------------------------------------------
+QUEUEABLE = ("play", "activate")
+
+
+def premoves(state, seat) -> list:
+    """What a waiting seat may queue for its next turn: the cards it could play and the rules it
+    could use if that turn began now (a fresh turn's counters; within its own turn, while a
+    window asks another seat, the turn's own). End turn is not offered (a queued pass would end
+    a turn unseen). Checked again when the turn comes; one that no longer fits is dropped."""
+    if state["phase"] == "over" or not 0 <= seat < state["n"]:
+        return []
+    own_turn = seat == state["cur"]
+    hypo = {**state, "cur": seat, "phase": "main", "pend": None, "res": None, "trig": [],
+            "t": state["t"] if own_turn else E.fresh_turn()}
+    return [a for a in legal(hypo, seat) if a["type"] in QUEUEABLE]
+
+
+def premove_due(state, seat) -> bool:
+    """Queued moves wait for the seat's own main phase: a reaction window or a payment that asks
+    the seat meanwhile leaves them queued (they would be refused there and dropped)."""
+    return state["phase"] == "main" and state["res"] is None and state["cur"] == seat

@@ -216,6 +216,19 @@ class OrdenPlugin(Plugin):
         from games.orden.orders import ordered_action
         return ordered_action(state, seat, orders)
 
+    def premove_actions(self, state, seat):
+        from games.orden.orders import premoves
+        return premoves(state, seat)
+
+    def premove_due(self, state, seat):
+        from games.orden.orders import premove_due
+        return premove_due(state, seat)
+
+    def premove_text(self, state, seat, action, lang):
+        """A queued move named with its card (the seat's own: its hand, Path or Display)."""
+        from games.orden.presentation import queued_text
+        return queued_text(state, action, lang)
+
     def public_action(self, action, seat, viewer):
         # The retired "never ask me" (old logs only) is the player's own setting: others see
         # a plain decline, and of the switch itself nothing but that the seat did something.
@@ -263,6 +276,10 @@ class OrdenPlugin(Plugin):
 
     def bots(self):
         return dict(BOTS)
+
+    def suggestion_text(self, view, seat, action, lang):
+        from games.orden.presentation import suggestion_text
+        return suggestion_text(view, seat, action, lang)
 
     def action_from_form(self, data):
         action = super().action_from_form(data)

@@ -2,6 +2,7 @@
 template uses only Django's built-in tags). Pure Python."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from functools import lru_cache
 
@@ -100,7 +101,7 @@ def _card_face(c, lang) -> dict:
             props.append({"letter": p, "n": n, "conditional": bool(d.conditions)})
     kinds = T["de" if de else "en"]["kinds"]
     abilities = tuple({
-        "kind": a.kind, "kind_label": kinds[a.kind], "text": ability_text(a, lang),
+        "kind": a.kind, "kind_label": kinds[a.kind], "text": ability_text(a, lang), "short": _short_rule(a, lang),
         "costs": tuple({"self": c2.verb if c2.what == "self" else "",
                         "props": tuple({"letter": p, "n": n, "name": PROP_NAMES["de" if de else "en"].get(p, p)}
                                        for p, n in c2.props),
@@ -111,11 +112,27 @@ def _card_face(c, lang) -> dict:
         "type_label": (type_name(c.type, lang) + (f" {c.level}" if c.level else "")) if c.type else "",
         "prop_title": ", ".join(f"{n}x {PROP_NAMES['de' if de else 'en'].get(p, p)}" for d in c.liefert for p, n in d.props),
         "no": c.no, "name": c.name.de if de else c.name.en, "kind": c.kind,
+        "rows": max(1, sum(1 for a in c.abilities if a.kind == "aktion" or (a.kind == "effekt" and a.once_per_turn))),
         "rank": c.rank, "gate": c.rank_gate, "type": c.type, "level": c.level,
         "wappen": c.wappen, "wappen_label": WAPPEN_NAMES[c.wappen][0 if de else 1] if c.wappen else "",
         "colour": WAPPEN_COLOURS.get(c.wappen, "#888"), "props": tuple(props),
         "text": tuple(card_text(c, lang)), "flavor": c.flavor.de if de else c.flavor.en,
     }
+
+
+def _short_rule(a, lang) -> str:
+    """A rule as printed small on the card, beside its kind and cost icons: its text without the
+    kind word and, where the cost is a separate clause, without the cost (the icons say both; the
+    whole sentence is the icon's title and in the card's pop-up). A reaction keeps its trigger."""
+    plain = a if a.once_per_turn or not a.costs else dataclasses.replace(a, costs=())
+    text = ability_text(plain, lang)
+    head, sep, rest = text.partition(": ")
+    if not sep:
+        return text
+    if "(" in head and head.endswith(")"):  # "Reaktion (wenn …)": the trigger leads
+        trigger = head[head.index("(") + 1:-1]
+        return f"{trigger[:1].upper()}{trigger[1:]}: {rest}"
+    return rest
 
 
 def _button(action, label, detail="", short="", named="") -> dict:
@@ -230,6 +247,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
             why = (t["why_not_turn"] if seat not in movers else t["why_decide"] if view["phase"] != "main"
                    else t["why_no_plays"] if my_limits and turn["plays"] >= my_limits["play"] else t["why_not_now"])
             for c in hand:
+                c["rows"] = 1  # a hand card offers one move: Play
                 if not c["actions"]:
                     c["why"] = why
             # the own Path top and Display: a card that can be used shows "Use" disabled with its
@@ -238,10 +256,16 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
                        else t["why_no_actions"] if my_limits and turn["actions"] >= my_limits["actions"]
                        else t["why_not_usable"])
             mine = next(s for s in seats if s["is_me"])
+            # the line for the reason is there whenever a card could be used (empty while it can)
+            mine["use_line"] = any(_usable(c["no"]) for c in mine["pfad"][:1] + mine["auslage"])
+            mine["why_use"] = ""
             for c in mine["pfad"][:1] + mine["auslage"]:
                 if not c["actions"] and _usable(c["no"]):
                     c["why"], c["off_label"] = why_use, t["use_card"]
-        me = {"seat": seat, "hand": hand}
+                    mine["why_use"] = why_use  # said once, above the seat's cards
+        # why the hand's disabled cards offer nothing: the same for all of them, said once above
+        # the hand in a line of its own (a card is too narrow for it beside its button)
+        me = {"seat": seat, "hand": hand, "why": next((c["why"] for c in hand if c.get("why")), "")}
     pending = None
     if view.get("pending"):
         pv = view["pending"]
@@ -311,8 +335,9 @@ def _order_controls(t, pending, paying) -> dict | None:
     if pending and pending["mine_to_answer"]:
         return {"label": t["orders_react"], "kind": "reactions",
                 "buttons": [{"label": t[k], "json": json.dumps(o)} for k, o in ORDER_BUTTONS]}
-    if paying:
-        return {"label": "", "kind": "payment", "buttons": [{"label": t["order_pay"], "json": json.dumps(ORDER_PAY)}]}
+    if paying:  # a switch: on sets the order, off removes it
+        return {"label": "", "kind": "payment", "buttons": [],
+                "switch": {"label": t["order_pay"], "json": json.dumps(ORDER_PAY)}}
     return None
 
 
@@ -332,3 +357,71 @@ def highlights(events: list[dict]) -> dict:
         if e.get("type") in ("ascend", "descend"):
             ranks.append(s)
     return {"cards": cards, "ranks": ranks, "seats": seats}
+
+
+# Why the heuristic bot prefers a move of this kind (games/orden/bots.py: ascending first, then
+# once-per-turn rules, then plays worth having, then rules that gain more than they cost).
+WHY = {
+    "ascend": ("Diese Regel lässt dich einen Rang aufsteigen: Der höchste Rang gewinnt.",
+               "This rule lets you climb a rank: the highest rank wins."),
+    "once": ("Diese Regel gilt einmal pro Zug: Nutze sie, bevor du den Zug beendest.",
+             "This rule works once per turn: use it before you end your turn."),
+    "activate": ("Diese Regel bringt dir jetzt mehr, als sie kostet.", "This rule gains you more now than it costs."),
+    "play": ("In deiner Auslage kannst du die Regeln dieser Karte anwenden; sie bringt dir von deinen Karten am meisten.",
+             "On your display you can use this card's rules; of your cards it gains you most."),
+    "end_turn": ("Nichts anderes bringt dir in diesem Zug mehr, als es kostet; danach ziehst oder legst du ab, "
+                 "bis du dein Handlimit hältst.",
+                 "Nothing else gains you more than it costs this turn; then you draw or discard to your hand limit."),
+    "react": ("Deine Reaktion verhindert, dass der andere dir voraus kommt.",
+              "Your reaction keeps the other player from getting ahead of you."),
+    "decline": ("Keine deiner Reaktionen lohnt ihren Preis hier.", "None of your reactions is worth its cost here."),
+    "pay": ("Von deinen Karten gibst du diese am leichtesten her.", "Of your cards, this one is the easiest to give up."),
+    "choose": ("Diese Karte hilft dir von den möglichen am meisten.", "Of the cards on offer, this one helps you most."),
+    "discard": ("Diese Karte brauchst du am wenigsten.", "This is the card you need least."),
+}
+
+
+def suggestion_text(view: dict, seat: int, action: dict, lang: str) -> tuple[str, str] | None:
+    """The guided match's suggested move, named as its button on the board, and why."""
+    lang = _lang(lang)
+    t = T[lang]
+    nos = {c["id"]: c["no"] for sv in view["seats"]
+           for zone in ("pfad", "auslage", "ablage", "aussen", "known_hand", "hand") for c in sv.get(zone) or []}
+    typ = action.get("type")
+    no = action.get("card") if typ == "choose" else nos.get(action.get("card"))
+    name = _name(no, lang) if no in R.C else ""
+    label = {"play": t["play_card"], "activate": t["use_card"], "react": t["react_with"], "pay": t["pay_with"],
+             "discard": t["discard_card"], "choose": t["choose_card"], "decline": t["decline"],
+             "end_turn": t["end_turn"]}.get(typ)
+    if label is None:
+        return None
+    key = typ
+    if typ == "activate" and no in R.C:
+        abilities = R.C[no].abilities
+        ability = abilities[action.get("ability", 0)] if 0 <= action.get("ability", 0) < len(abilities) else None
+        if ability is not None and ability.ascends:
+            key = "ascend"
+        elif ability is not None and ability.once_per_turn:
+            key = "once"
+    text = f"{label} {name}".strip()
+    if typ == "activate" and no in R.C:
+        rule = _rule(no, action.get("ability", 0), lang)
+        text += f": {rule}" if rule else ""
+    return text, WHY[key][0 if lang == "de" else 1]
+
+
+def queued_text(state, action, lang) -> str | None:
+    """A queued move in words: „Play “Vision”“, „Use “Adept” (rule 2): …“."""
+    lang = _lang(lang)
+    t = T[lang]
+    ci = state.get("ci") or []
+    card = action.get("card") if isinstance(action, dict) else None
+    if not isinstance(card, int) or not 0 <= card < len(ci):
+        return None
+    no = ci[card]
+    if action.get("type") == "play":
+        return f"{t['play_card']} {_name(no, lang)}"
+    if action.get("type") == "activate":
+        ai = action.get("ability", 0)
+        return f"{t['use_card']} {_name(no, lang)}: {_rule(no, ai, lang)}" if isinstance(ai, int) else None
+    return None

@@ -38,7 +38,7 @@ def safe_json_fields() -> None:
     """Every DRF JSONField that parses text (a form field, ``binary=True``) parses it with
     games.safejson: JSON nested 3,000 deep or holding a lone surrogate is the field's "invalid"
     error (400), not a RecursionError or an encoding error later (500). JSON bodies are checked
-    by config.guard before any view; this covers JSON inside form and multipart fields."""
+    by web.guard before any view; this covers JSON inside form and multipart fields."""
     from rest_framework import serializers
 
     from games import safejson

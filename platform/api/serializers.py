@@ -1,7 +1,7 @@
 from django.utils import translation
 from rest_framework import serializers
 
-from config.oneline import one_line
+from web.oneline import one_line
 from games import registry
 from lobby.models import Invitation
 

@@ -2,7 +2,7 @@
 
 DRF's own throttles read a list of timestamps, append and write it back: under concurrency the
 requests read the same list and 768 actions got through in 11 s against 600/min. This one takes
-its place in a fixed window with one atomic increment (config.ratelimit.take: Redis INCR, or
+its place in a fixed window with one atomic increment (web.ratelimit.take: Redis INCR, or
 the local-memory cache's lock) before the view runs, as the site's other limits do.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 
 from rest_framework.throttling import UserRateThrottle
 
-from config import ratelimit
+from web import ratelimit
 
 
 class ActionThrottle(UserRateThrottle):

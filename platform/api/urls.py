@@ -35,5 +35,6 @@ urlpatterns = [
     path("matches/<int:pk>/orders/", views.MatchOrders.as_view(), name="api-orders"),
     path("matches/<int:pk>/notes/", views.Notes.as_view(), name="api-notes"),
     path("matches/<int:pk>/notifications/", views.MatchNotifications.as_view(), name="api-match-notifications"),
+    path("matches/<int:pk>/chat/", views.MatchChat.as_view(), name="api-chat"),
     path("matches/<int:pk>/chat/read/", views.ChatRead.as_view(), name="api-chat-read"),
 ]

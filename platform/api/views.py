@@ -5,7 +5,6 @@ from games.textnum import small_int
 
 from django.db import transaction
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -98,9 +97,18 @@ def _param_value(value: str):
     return {"true": True, "false": False}.get(value.lower(), value)
 
 
+def _found(queryset, pk: int):
+    """The row, or the one 404 every missing or private thing answers with (Http404 without a
+    text: get_object_or_404's "No Match matches the given query." told a missing match from a
+    private one, whose refusal said "Not found.")."""
+    row = queryset.filter(pk=pk).first()
+    if row is None:
+        raise Http404
+    return row
+
+
 def _invitation(pk: int) -> Invitation:
-    return get_object_or_404(Invitation.objects.select_related("host").prefetch_related("entries__user", "invitees"),
-                             pk=pk)
+    return _found(Invitation.objects.select_related("host").prefetch_related("entries__user", "invitees"), pk)
 
 
 class InvitationDetail(APIView):
@@ -142,7 +150,7 @@ MATCH_SCHEMA = inline_serializer("Match", {
 
 
 def _match_for(request, pk: int):
-    match = get_object_or_404(Match, pk=pk)
+    match = _found(Match.objects, pk)
     seats = list(match.seats.select_related("user"))
     seat = presenters.seat_for(seats, request.user)
     if not presenters.can_watch(match, seat):
@@ -343,6 +351,43 @@ class MatchNotifications(APIView):
         else:
             raise match_errors.IllegalMove("Send {\"muted\": true|false} or {\"level\": \"all\"|\"turn\"|\"none\"}.")
         return Response(seatprefs.payload(seatprefs.set_level(pk, request.user, value)))
+
+
+def _chat_line_fields():
+    return {"id": serializers.IntegerField(help_text="the line's id: ascending; ask for the lines after it with "
+                                                     "?since="),
+            "user": serializers.CharField(), "text": serializers.CharField(), "at": serializers.DateTimeField()}
+
+
+CHAT_LINE_SCHEMA = inline_serializer("ChatLine", _chat_line_fields())
+CHAT_LINES_SCHEMA = inline_serializer("ChatLine", _chat_line_fields(), many=True)
+CHAT_POST_SCHEMA = inline_serializer("ChatPost", {"text": serializers.CharField(max_length=500)})
+
+
+class MatchChat(APIView):
+    """The match's chat: everyone who may watch the match reads it; its seated players write,
+    under the page's rules (matches/chat.py: 1 to 500 characters, blocks, a moderator's mute;
+    the chat-user rate limit of web/ratelimit.py counts these posts as the page's)."""
+
+    @extend_schema(parameters=[OpenApiParameter("since", int, description="only the lines after this line id "
+                                                "(0 or absent: from the start); at most 100, oldest first")],
+                   responses={200: CHAT_LINES_SCHEMA},
+                   summary="The chat lines after a line id")
+    def get(self, request, pk: int):
+        _match_for(request, pk)
+        since = small_int(request.query_params.get("since", "0"))
+        if since is None or since < 0:
+            raise match_errors.IllegalMove("since must be a chat line id (a whole number, 0 or more).")
+        return Response(chat.lines_after(pk, since, limit=100, with_time=True))
+
+    @extend_schema(request=CHAT_POST_SCHEMA, responses={201: CHAT_LINE_SCHEMA},
+                   summary="Write a line in the chat (seated players; 1 to 500 characters)")
+    def post(self, request, pk: int):
+        text = _object(request).get("text")
+        if not isinstance(text, str):
+            raise match_errors.IllegalMove("Send {\"text\": \"...\"}.")
+        message = chat.post(pk, request.user, text)
+        return Response(chat.line(message), status=201)
 
 
 class ChatRead(APIView):

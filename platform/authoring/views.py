@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -30,15 +31,28 @@ from .models import HotSeat
 from .seats import stand_in
 
 
+LEGAL_SHOWN = 100  # Alchemist offers ~2,500 actions at a time: the panel shows the first ones
+
+
 def _enabled() -> None:
     if not getattr(settings, "GAME_AUTHOR_TOOLS", False):
         raise Http404("No such page")
+
+
+def author_tools(view):
+    """404 while the tools are off, before anything else (a signed-out visitor too)."""
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        _enabled()
+        return view(request, *args, **kwargs)
+    return wrapped
 
 
 def _lang(request) -> str:
     return "de" if (getattr(request, "LANGUAGE_CODE", "") or "").startswith("de") else "en"
 
 
+@author_tools
 @login_required
 def new(request):
     """The form (a game, a number of players) and, posted, a new hot-seat match."""
@@ -91,6 +105,7 @@ def _dump(value) -> str:
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False)
 
 
+@author_tools
 @login_required
 def table(request, pk: int, seat: int):
     """Seat ``seat``'s table as the game page shows it, the seat switch and the inspection panel."""
@@ -111,7 +126,7 @@ def table(request, pk: int, seat: int):
         "seats": [{"seat": s.seat, "name": s.name, "to_move": s.seat in match.to_move and match.status == "active",
                    "url": reverse("hotseat", args=[pk, s.seat])} for s in context["seats"]],
         "state": _dump(state),
-        "legal": _dump(context["legal"]),
+        "legal": _dump(context["legal"][:LEGAL_SHOWN]), "legal_count": len(context["legal"]),
         "views": [{"label": _("Spectator") if s is None else context["names"][s], "seat": "" if s is None else s,
                    "json": _dump(plugin.engine.view(state, s))} for s in [None, *range(match.players)]],
         "entries": [{"seq": e.seq, "seat": e.seat, "kind": e.kind, "reveals": e.reveals, "undone": e.undone,
@@ -120,6 +135,7 @@ def table(request, pk: int, seat: int):
     return render(request, "authoring/hotseat.html", context)
 
 
+@author_tools
 @require_POST
 @login_required
 def act(request, pk: int, seat: int):

@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
-from config import plainsql
+from core import plainsql
 from matches.errors import MatchError
 from matches.models import LogEntry, Match, Seat
 
@@ -476,9 +476,11 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
         except Exception:  # one broken match must not stop the others' clocks
             logger.exception("clock %s: check failed", clock_id)
     # The rules' own short deadlines (Der Orden's reaction window) run on the same sweep.
+    from matches.orders import answer_overdue
     from matches.services import apply_timed_defaults, end_overdue_matches
 
-    for key, job in (("timed_defaults", apply_timed_defaults), ("time_limits", end_overdue_matches)):
+    for key, job in (("ordered_answers", answer_overdue), ("timed_defaults", apply_timed_defaults),
+                     ("time_limits", end_overdue_matches)):
         try:
             done = job(now)
             if done:

@@ -13,7 +13,11 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from config.warmup import freeze_heap, import_urls, load_games  # noqa: E402
+from web import daphne_forms  # noqa: E402
+
+daphne_forms.patch()  # under daphne: malformed form bodies reach Django (and its error shape)
+
+from core.warmup import freeze_heap, import_urls, load_games  # noqa: E402
 
 import_urls()
 load_games()
@@ -24,7 +28,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
-from config.wsrefuse import refuse_unrouted  # noqa: E402
+from web.wsrefuse import refuse_unrouted  # noqa: E402
 
 if os.environ.get("BENCH_FLOOR") == "1":  # the benchmark's bare move (bench/floor.py); never on a site
     from bench.floor import websocket_urlpatterns as floor_routes  # noqa: E402

@@ -34,7 +34,7 @@ def _persistent_db_connections(**_):
 
 @worker_process_init.connect
 def _tune_gc(**_):
-    from config.warmup import tune_gc
+    from core.warmup import tune_gc
 
     tune_gc()
 

@@ -35,7 +35,7 @@ SECRET_KEY = secret_key(debug=DEBUG, database_url=os.environ.get("DATABASE_URL",
                         sqlite_path=os.environ.get("SQLITE_PATH", str(ROOT / "var" / "db.sqlite3")))
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
-# Links in mails and pushes. Unset: the address the site is served on (config/served.py).
+# Links in mails and pushes. Unset: the address the site is served on (web/served.py).
 SITE_URL = os.environ.get("SITE_URL", "")
 SITE_NAME = "Spieltisch"  # the name in the header, the tab title and the mails
 # Who runs the site: the Impressum (§ 5 DDG), the privacy notice (Art. 13 GDPR) and the terms
@@ -73,20 +73,22 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.guard.RequestGuardMiddleware",  # NUL, deep JSON, 413; the API's one error shape
+    "web.guard.RequestGuardMiddleware",  # NUL, deep JSON, 413; the API's one error shape
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
+    "matches.presence.PresenceMiddleware",  # the user is present (notifications wait)
+    "web.ratelimit.RateLimitMiddleware",  # log-in, sign-up, reset, game-page moves
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.guests.GuestGateMiddleware",  # a guest account reaches the guided match only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.csp.SiteCSPMiddleware",  # Content-Security-Policy (config/csp.py)
+    "web.csp.SiteCSPMiddleware",  # Content-Security-Policy (web/csp.py)
     "django_htmx.middleware.HtmxMiddleware",
-    "config.served.ServedOriginMiddleware",  # SITE_URL unset: links follow the served address
+    "web.served.ServedOriginMiddleware",  # SITE_URL unset: links follow the served address
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -150,8 +152,8 @@ if REDIS_URL:
         # Pub/sub: one subscribed connection per process fans frames out to its sockets (a change's
         # round trip at 100 moves/s: docs/performance.md). CHANNEL_LAYER=lists: the list-based
         # layer (a blocking pop per message; messages wait in Redis for a consumer that is away).
-        "BACKEND": ("config.channel_layer.BlockingPoolRedisChannelLayer" if os.environ.get("CHANNEL_LAYER") == "lists"
-                    else "config.channel_layer.PubSubChannelLayer"),
+        "BACKEND": ("core.channel_layer.BlockingPoolRedisChannelLayer" if os.environ.get("CHANNEL_LAYER") == "lists"
+                    else "core.channel_layer.PubSubChannelLayer"),
         # redis-py's async pool defaults to 100 connections; more sockets than that fail.
         # redis-py 8 reads with a 5 s socket timeout, the very time channels-redis blocks in
         # BZPOPMIN: under load the read times out and the socket's consumer dies. Give it room.
@@ -160,7 +162,7 @@ if REDIS_URL:
         "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15,
                               "socket_connect_timeout": 2, "health_check_interval": 10}], "capacity": 1500},
     }}
-    CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}  # fails open
+    CACHES = {"default": {"BACKEND": "core.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}  # fails open
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -172,6 +174,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A move's follow-up (clocks, "your turn" notifications, ratings) runs in the worker on the real
 # services, so the move's response does not wait for it (matches.services.announce_change).
 MATCH_FOLLOW_UP_IN_WORKER = env_bool("MATCH_FOLLOW_UP_IN_WORKER", bool(REDIS_URL))
+# Orders keep their secrets (matches/orders.py, docs/security.md "What orders reveal"): an ordered
+# answer comes a random ORDER_ANSWER_DELAY seconds ("min,max") after its decision opened, never in
+# the request that opened it. "0,0": in that request's transaction (tests, benchmarks).
+ORDER_ANSWER_DELAY = tuple(float(x) for x in os.environ.get("ORDER_ANSWER_DELAY", "20,90").split(",")[:2])
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for the next one
@@ -268,8 +274,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- production hardening (DJANGO_DEBUG=0 and HTTPS) ------------------------------------------
-# Content-Security-Policy on every response (config/csp.py: no inline script anywhere).
-from config.csp import POLICY as SECURE_CSP  # noqa: E402,F401
+# Content-Security-Policy on every response (web/csp.py: no inline script anywhere).
+from web.csp import POLICY as SECURE_CSP  # noqa: E402,F401
 # Request bodies: the API's largest (a deck, an invitation) is a few kB; beyond this: 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 SECURE_HTTPS = env_bool("DJANGO_SECURE", False)

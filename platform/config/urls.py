@@ -26,6 +26,6 @@ if os.environ.get("BENCH_FLOOR") == "1":  # the benchmark's bare move (bench/flo
 
     urlpatterns = floor_urls + urlpatterns
 
-# A lost database connection answers 503 (try again), anything else 500 (config/errors.py).
-handler500 = "config.errors.server_error_or_unavailable"
-handler404 = "config.errors.not_found"
+# A lost database connection answers 503 (try again), anything else 500 (web/errors.py).
+handler500 = "web.errors.server_error_or_unavailable"
+handler404 = "web.errors.not_found"

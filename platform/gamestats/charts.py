@@ -1,5 +1,6 @@
-"""Small charts rendered on the server as inline SVG: no JavaScript, readable on a phone,
-nothing to download. Labels are escaped; sizes scale with the viewBox."""
+"""Small charts rendered on the server: bars as HTML with CSS widths (text at the page's own
+size, readable on a phone; the CSP allows style attributes), lines as inline SVG. No
+JavaScript, nothing to download. Labels are escaped."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -7,7 +8,7 @@ from datetime import datetime
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-BAR, GAP, LABEL_W, WIDTH = 22, 6, 170, 560
+WIDTH = 560  # the line chart's viewBox
 COLOURS = {"red": "#c62828", "yellow": "#f9a825", "blue": "#1565c0", "green": "#2e7d32", "black": "#333",
            "white": "#bbb"}
 
@@ -17,24 +18,27 @@ def _num(value: float) -> str:
 
 
 def bar_chart(items: list[tuple[str, float]], *, title: str, unit: str = "", max_value: float | None = None,
-              colours: list[str] | None = None, chart_id: str = "", compact: bool = False) -> SafeString:
-    """Horizontal bars, one per (label, value); ``compact``: narrower, for a card of an overview."""
+              colours: list[str] | None = None, chart_id: str = "", compact: bool = False,
+              marker: tuple[str, float] | None = None) -> SafeString:
+    """Horizontal bars, one row per (label, value): the label, the bar (its width the value's
+    share of ``max_value``, else of the largest value), the value. ``marker``: (label, value)
+    drawn as a dashed line across every row (e.g. an equal share). ``compact``: for a card of an
+    overview (narrower label column)."""
     top = max_value or max((v for _, v in items), default=0) or 1
-    height = len(items) * (BAR + GAP) + GAP
-    width, label_w = (360, 110) if compact else (WIDTH, LABEL_W)
-    span = width - label_w - 60
-    parts = [f'<svg class="chart bar" role="img" viewBox="0 0 {width} {height}" width="100%"'
-             f' preserveAspectRatio="xMinYMin meet"{f" id={chr(34)}{escape(chart_id)}{chr(34)}" if chart_id else ""}>',
-             f"<title>{escape(title)}</title>"]
+    ident = f' id="{escape(chart_id)}"' if chart_id else ""
+    mark = ""
+    if marker is not None:
+        left = min(100.0, max(0.0, marker[1]) / top * 100)
+        mark = (f'<span class="bar-marker" style="left:{left:.1f}%" title="{escape(marker[0])}: '
+                f'{_num(marker[1])}{escape(unit)}"></span>')
+    parts = [f'<div class="chart bars{" compact" if compact else ""}" role="group" aria-label="{escape(title)}"{ident}>']
     for i, (label, value) in enumerate(items):
-        y = GAP + i * (BAR + GAP)
-        w = max(0.0, value) / top * span
-        fill = (colours[i] if colours and i < len(colours) else None) or COLOURS.get(str(label).lower(), "#7a3b12")
-        parts.append(f'<text x="{label_w - 8}" y="{y + BAR * 0.7:.1f}" text-anchor="end" font-size="13">{escape(label)}</text>')
-        parts.append(f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{BAR}" fill="{fill}" rx="3">'
-                     f"<title>{escape(label)}: {_num(value)}{escape(unit)}</title></rect>")
-        parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + BAR * 0.7:.1f}" font-size="13">{_num(value)}{escape(unit)}</text>')
-    parts.append("</svg>")
+        share = min(100.0, max(0.0, value) / top * 100)
+        fill = (colours[i] if colours and i < len(colours) else None) or COLOURS.get(str(label).lower(), "var(--accent)")
+        parts.append(f'<span class="bar-label">{escape(label)}</span>'
+                     f'<span class="bar-track"><span class="bar" style="width:{share:.1f}%;background:{escape(fill)}">'
+                     f'</span>{mark}</span><span class="bar-value">{_num(value)}{escape(unit)}</span>')
+    parts.append("</div>")
     return mark_safe("".join(parts))
 
 

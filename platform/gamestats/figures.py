@@ -52,10 +52,12 @@ def _place(data: dict, seat: int):
 def turn_order(rows: list[tuple[int, dict]], *, chart_id: str = "chart-turn-order", compact: bool = False) -> dict | None:
     """Win rate by the seat's place in the turn order (1st to move, 2nd, ...)."""
     games, wins = defaultdict(int), defaultdict(int)
+    fair = []
     for players, d in rows:
         start = d.get("start")
         if not isinstance(start, int) or not players:
             continue
+        fair.append(100 / players)
         for seat in range(players):
             pos = (seat - start) % players
             games[pos] += 1
@@ -66,13 +68,14 @@ def turn_order(rows: list[tuple[int, dict]], *, chart_id: str = "chart-turn-orde
     bars = [(_("%(n)d. to move") % {"n": pos + 1}, _pct(wins[pos], n)) for pos, n in sorted(games.items())]
     return {"id": "turn-order", "title": title,
             "chart": charts.bar_chart(bars, title=title, unit=" %", max_value=100, chart_id=chart_id,
-                                      compact=compact),
-            "note": _("The share of matches won from each place in the turn order.")}
+                                      compact=compact, marker=(_("an equal share"), sum(fair) / len(fair))),
+            "note": _("The share of matches won from each place in the turn order; the dashed line is "
+                      "an equal share.")}
 
 
 def group_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict]:
     """Win rate per label of each group the game names (a school, a path, a deck)."""
-    words = plugin.stats_labels(lang)
+    words, colours = plugin.stats_labels(lang), plugin.stats_colours()
     games: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     wins: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     for _players, d in rows:
@@ -89,10 +92,12 @@ def group_sections(plugin, rows: list[tuple[int, dict]], lang: str) -> list[dict
     for group in games:
         name = words.get(group, group)
         title = _("Win rate per %(group)s") % {"group": name}
-        bars = [(words.get(str(label), str(label)), _pct(wins[group][label], n))
-                for label, n in sorted(games[group].items(), key=lambda kv: str(kv[0]))]
+        order = sorted(games[group].items(), key=lambda kv: str(kv[0]))
+        bars = [(words.get(str(label), str(label)), _pct(wins[group][label], n)) for label, n in order]
+        fills = [colours.get(str(label), "") for label, _n in order]
         out.append({"id": f"wins-{group}", "title": title,
                     "chart": charts.bar_chart(bars, title=title, unit=" %", max_value=100,
+                                              colours=fills if any(fills) else None,
                                               chart_id=f"chart-wins-{group}"),
                     "note": _("The share of seats playing with it that won their match.")})
     return out

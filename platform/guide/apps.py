@@ -10,3 +10,8 @@ class GuideConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     nav_items = [("help", _("Help"))]
     table_context = "guide.table.context"
+
+    def ready(self):
+        from .tasks import register_schedule
+
+        register_schedule()

@@ -40,11 +40,16 @@ def post(match_id: int, user, text: str) -> ChatMessage:
         # One's own line is read: it never counts as unread for its writer.
         Seat.objects.filter(match_id=match_id, user=user).update(chat_read=message.pk)
     # The id orders the lines and lets a page skip a line it already has (live.js).
-    payload = {"id": message.pk, "user": user.username, "text": text, "at": message.at}
+    payload = line(message)
     transaction.on_commit(lambda: live.publish_chat(match_id, payload, match.players, match.public))
     transaction.on_commit(lambda: chat_posted.send(sender=ChatMessage, match_id=match_id, message_id=message.pk,
                                                    user_id=user.pk, text=text))
     return message
+
+
+def line(message: ChatMessage) -> dict:
+    """A line as the socket frame and the API give it."""
+    return {"id": message.pk, "user": message.user.username, "text": message.text, "at": message.at}
 
 
 def last_id(match_id: int) -> int:
@@ -52,12 +57,14 @@ def last_id(match_id: int) -> int:
     return ChatMessage.objects.filter(match_id=match_id).aggregate(m=Max("pk"))["m"] or 0
 
 
-def lines_after(match_id: int, after: int, limit: int = 50) -> list[dict]:
+def lines_after(match_id: int, after: int, limit: int = 50, with_time: bool = False) -> list[dict]:
     """The lines after id ``after``, oldest first (at most ``limit``: a page that missed more
-    reloads the list). One query."""
+    reloads the list; an API client asks again after the last). One query."""
     rows = (ChatMessage.objects.filter(match_id=match_id, pk__gt=after).order_by("pk")
-            .values_list("pk", "user__username", "text")[:limit])
-    return [{"id": pk, "user": name, "text": text} for pk, name, text in rows]
+            .values_list("pk", "user__username", "text", "at")[:limit])
+    if with_time:
+        return [{"id": pk, "user": name, "text": text, "at": at} for pk, name, text, at in rows]
+    return [{"id": pk, "user": name, "text": text} for pk, name, text, _at in rows]
 
 
 def mentioned(text: str) -> set[str]:

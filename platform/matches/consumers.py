@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from ops import sockets
 
-from . import live, socketcaps, socketmoves
+from . import live, presence, socketcaps, socketmoves
 
 # Messages whose handlers use no database connection of the consumer's sync thread: frames
 # are pre-rendered text, and socket moves run on their own threads and connections
@@ -77,6 +77,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     ended = False  # closed by accounts/access.py: frames and messages until the disconnect are dropped
 
     slot = None  # this socket's place under socketcaps' per-user / per-address cap
+    present_as = None  # the user id this socket makes present (matches/presence.py)
 
     async def websocket_connect(self, message):
         self.slot = socketcaps.admit(self.scope)
@@ -90,6 +91,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if not self.counted:
             self.counted = True
             sockets.opened()
+            user = self.scope.get("user")
+            if user is not None and user.is_authenticated:
+                self.present_as = user.id
+                presence.opened(user.id, self.match_id)  # (written by presence's own thread)
 
     async def close(self, code=None, reason=None):
         if not self.counted:  # refused at the handshake: no disconnect may follow
@@ -105,6 +110,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.counted:
             self.counted = False
             sockets.closed()
+            if self.present_as is not None:
+                presence.closed(self.present_as, self.match_id)
         await super().websocket_disconnect(message)
 
     async def dispatch(self, message):

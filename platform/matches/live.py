@@ -40,7 +40,7 @@ def user_group(user_id: int) -> str:
 def _send_all(messages: list[tuple[str, dict]]) -> None:
     """Every frame of one change at once; the request does not wait for Redis (a hop to the
     server's loop per move was a third of a move's response time under load)."""
-    from config.livesend import group_send_soon
+    from core.livesend import group_send_soon
 
     layer = get_channel_layer()
     if layer is None or not messages:
@@ -115,7 +115,7 @@ def turn_counts(user_ids: list[int]) -> dict[int, int]:
     move, and building the ORM's annotated join cost more CPU than the query itself."""
     if not user_ids:
         return {}
-    from config import plainsql
+    from core import plainsql
 
     from .models import Match, Seat
 

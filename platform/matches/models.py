@@ -88,6 +88,10 @@ class SeatOrders(models.Model):
     the player last changed their orders (shown on their table)."""
 
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True, related_name="standing_orders")
+    # Who set them: orders belong to a person, not a seat. A hand-over ends them (the substitute
+    # starts with none); the owner's export lists them, their deletion erases them.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
     orders = models.JSONField(default=list)
     dropped = models.JSONField(default=list)
 
@@ -116,6 +120,12 @@ class LogEntry(models.Model):
     reveals = models.BooleanField(default=False)
     undoes = models.PositiveIntegerField(null=True, blank=True)  # seq of the undone entry
     undone = models.BooleanField(default=False)
+    # Who acted, as at the time of writing (a later substitute does not take over the past):
+    # the seat's user, or the bot that played it. Null actor and empty bot: written before these
+    # fields existed (the seat's current holder is named) or no seat acted.
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+", db_constraint=False)
+    actor_bot = models.CharField(max_length=20, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -152,12 +162,17 @@ class FollowUp(models.Model):
     def __str__(self):
         return f"follow-up of match {self.match_id} at v{self.version}"
 class SeatNote(models.Model):
-    """A seat's private notes ("what was my plan?"): read and written only by the seat's own
-    user (matches/notes.py), never part of a view, a frame or a log."""
+    """A player's private notes in a match ("what was my plan?"): they belong to the person who
+    wrote them, not to the seat. Written by the seated player, read by them alone, also after
+    they left (matches/notes.py); a substitute starts with none. Never part of a view, a frame,
+    the log or an export for anyone else."""
 
     MAX_LENGTH = 10_000
 
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="note")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="seatnote_match_user")]

@@ -7,18 +7,30 @@ so the move path, which reads the seats anyway, knows without a query whether to
   it are dropped (all of them if none is legal) and the owner is told (``premove_dropped``).
 - the game's own kinds (``Plugin.order_kinds``; Der Orden's ``reactions``, ``payment``): standing
   policies, asked first through ``Plugin.ordered_action``.
-``follow`` runs inside the transaction of the change that handed a seat its decision
-(``services._refresh`` and the other writers call it), so an order answers in the same step as
-the decision opens. Orders are private: nothing here writes anything another seat can read but
-the ordinary log entry of the action an order takes.
+``follow`` is asked after every change that handed a seat its decision (``services._refresh``
+and the other writers call it). Orders are private, and so is the fact that a seat holds them:
+an answer that came inside the request of the move that opened the decision (a version jump in
+the mover's own answer, a log line 5 ms after the move) told every seat that an order, not a
+person, had answered. So on a site (``settings.ORDER_ANSWER_DELAY`` = (min, max) seconds, not
+0) the answer comes later, from a timer of this process, a random delay drawn uniformly from
+that range after the decision opened; the clock sweep plays any whose timer was lost (a
+restart). The mover's request does the same work whether or not anyone holds orders (the flag
+is on the seat rows it reads anyway; starting the timer happens after its commit and costs no
+query). What others can still infer is written in docs/security.md ("What orders reveal").
+With (0, 0) the answer comes in the same transaction (tests, ``bench/days_sim.py``). Nothing
+here writes anything another seat can read but the ordinary log entry of the action an order
+takes.
 """
 from __future__ import annotations
 
 import contextvars
 import json
 import logging
+import random
+import threading
 
 from django.apps import apps
+from django.conf import settings
 from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -134,13 +146,45 @@ def change(match_id: int, user, edit) -> dict:
 
 
 def _store(seat: Seat, orders: list[dict], dropped: list | None = None) -> None:
-    fields = {"orders": orders}
+    fields = {"orders": orders, "user_id": seat.user_id}
     if dropped is not None:
         fields["dropped"] = dropped[-MAX_DROPPED_SHOWN:]
     SeatOrders.objects.update_or_create(seat=seat, defaults=fields)
     if seat.has_orders != bool(orders):
         seat.has_orders = bool(orders)
         Seat.objects.filter(pk=seat.pk).update(has_orders=seat.has_orders)
+
+
+def end_with_hand_over(match: Match, seat: Seat, leaver_id: int | None) -> None:
+    """A substitute takes ``seat``: the leaver's orders end with it (orders are a person's, the
+    substitute starts with none), and the leaver hears so after the commit. Call in the
+    hand-over's transaction, before the seat's user changes."""
+    row = SeatOrders.objects.filter(seat=seat).first()
+    had = bool(row and row.orders)
+    SeatOrders.objects.filter(seat=seat).delete()
+    if seat.has_orders:
+        seat.has_orders = False
+        Seat.objects.filter(pk=seat.pk).update(has_orders=False)
+    if had and leaver_id and apps.is_installed("notifications"):
+        match_id, game, count = match.pk, match.game, len(row.orders)
+
+        def send():
+            from django.contrib.auth import get_user_model
+            from notifications.services import match_context, notify
+
+            user = get_user_model().objects.filter(pk=leaver_id).first()
+            if user is not None:
+                notify(user, "orders_ended", {**match_context(match_id, leaver_id, game=game), "count": count},
+                       key=f"orders_ended:{match_id}:{seat.seat}:{match.version}", match_id=match_id)
+
+        transaction.on_commit(send)
+
+
+def of_user(user) -> list[dict]:
+    """Every order the person holds now, per match (the privacy export)."""
+    return [{"match": match_id, "seat": seat, "orders": list(orders)}
+            for match_id, seat, orders in SeatOrders.objects.filter(user=user).exclude(orders=[])
+            .order_by("seat__match_id").values_list("seat__match_id", "seat__seat", "orders")]
 
 
 # --- following them ------------------------------------------------------------------------------
@@ -156,6 +200,9 @@ def follow(match: Match, plugin: Plugin, seats: list[Seat] | None) -> int:
     how many actions the orders took. Re-entered from that ``_apply`` it does nothing: the
     outer loop goes on."""
     if _following.get() or seats is None or not due(match, seats):
+        return 0
+    if delay_bounds()[1] > 0:
+        _later(match)
         return 0
     from . import services
 
@@ -177,6 +224,87 @@ def follow(match: Match, plugin: Plugin, seats: list[Seat] | None) -> int:
     return taken
 
 
+def delay_bounds() -> tuple[float, float]:
+    lo, hi = (tuple(getattr(settings, "ORDER_ANSWER_DELAY", (0, 0))) + (0, 0))[:2]
+    return max(0.0, float(lo)), max(float(lo), float(hi))
+
+
+_rng = random.SystemRandom()
+
+
+def _later(match: Match) -> None:
+    """After the commit, start the timer that lets the orders answer (``answer_due``)."""
+    match_id, version = match.pk, match.version
+    lo, hi = delay_bounds()
+    delay = _rng.uniform(lo, hi)
+
+    def start():
+        timer = threading.Timer(delay, _answer_in_thread, (match_id, version))
+        timer.daemon = True
+        timer.start()
+
+    transaction.on_commit(start)
+
+
+def _answer_in_thread(match_id: int, version: int) -> None:
+    from django.db import close_old_connections, connection
+
+    try:
+        answer_due(match_id, version)
+    except Exception:  # a lost answer is played by the clock sweep (answer_overdue)
+        logger.exception("ordered answer for match %s v%s failed", match_id, version)
+    finally:
+        close_old_connections()
+        connection.close()
+
+
+def answer_due(match_id: int, version: int | None = None) -> int:
+    """Let the orders of seats to move answer now (one action; the next decision it opens is
+    timed again). ``version``: the version the timer was started at; a match that changed
+    since has started its own timer. Returns how many actions were taken (0 or 1)."""
+    from . import services
+
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or (version is not None and match.version != version):
+            return 0
+        seats = list(Seat.objects.filter(match_id=match.pk))
+        if not due(match, seats):
+            return 0
+        plugin = services.plugin_for(match)
+        token = _following.set(True)
+        try:
+            taken = 0
+            for seat in sorted(seats, key=lambda s: s.seat):
+                if seat.has_orders and seat.seat in match.to_move and not seat.bot and not seat.resigned:
+                    if _take(match, plugin, seat, seats, services):
+                        taken = 1
+                        break
+        finally:
+            _following.reset(token)
+        if taken and due(match, seats):
+            _later(match)  # the decision this answer opened is timed like any other
+        return taken
+
+
+def answer_overdue(now=None, limit: int = 200) -> int:
+    """The clock sweep: orders whose timer was lost (a restart) answer once their longest delay
+    has passed. Returns how many actions they took."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    lo, hi = delay_bounds()
+    if hi <= 0:
+        return 0
+    now = now or timezone.now()
+    overdue = (Seat.objects.filter(has_orders=True, to_move=True, bot="", resigned=False,
+                                   match__status=Match.Status.ACTIVE,
+                                   to_move_since__lte=now - timedelta(seconds=hi + 60))
+               .values_list("match_id", flat=True).distinct()[:limit])
+    return sum(answer_due(match_id) for match_id in list(overdue))
+
+
 def _take(match: Match, plugin: Plugin, seat: Seat, seats: list[Seat], services) -> bool:
     """Let ``seat``'s orders act once: its game orders first, then its premoves. Updates the
     stored orders (a premove played or dropped is gone). True if an action was applied."""
@@ -195,6 +323,8 @@ def _take(match: Match, plugin: Plugin, seat: Seat, seats: list[Seat], services)
                 return True
             except (IllegalMove, NotYourTurn):  # the game's own bug: leave the decision to the person
                 logger.exception("ordered action of %s in match %s was refused", plugin.meta.slug, match.pk)
+    if not premoves or not plugin.premove_due(match.state, seat.seat):
+        return False  # queued moves wait for the seat's own turn (the game says when)
     _mark_answered(match, seat)
     dropped = []
     played = None

@@ -36,15 +36,26 @@ def action_visible(plugin: Plugin, entry, seat: int | None, finished: bool):
     return plugin.public_action(entry.action, entry.seat, seat)
 
 
+class SeatNames(list):
+    """The seats' names in seat order, and ``by_user``: the seated users' names by id (the log's
+    actors that still sit need no query)."""
+    by_user: dict
+
+
 def seat_names(seats: list[Seat]) -> list[str]:
-    return [s.name for s in sorted(seats, key=lambda s: s.seat)]
+    names = SeatNames(s.name for s in sorted(seats, key=lambda s: s.seat))
+    names.by_user = {s.user_id: s.user.username for s in seats if s.user_id}
+    return names
 
 
 def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str, names: list[str]) -> list[dict]:
-    """Log entries as the viewer may see them: seq, seat, text lines, time."""
+    """Log entries as the viewer may see them: seq, seat, text lines, time. Each entry names the
+    people as they were when it was written (``names_then``), not today's holders of the seats."""
     finished = match.status != Match.Status.ACTIVE
     lines = []
-    for entry in entries:
+    entries = list(entries)
+    then = names_then(entries, names)
+    for entry, names in zip(entries, then):
         texts = []
         if entry.kind == LogEntry.Kind.UNDO:
             texts.append(_undo_text(names[entry.seat], lang))
@@ -64,6 +75,39 @@ def log_lines(plugin: Plugin, match: Match, entries, seat: int | None, lang: str
         lines.append({"seq": entry.seq, "seat": entry.seat, "kind": entry.kind, "undone": entry.undone,
                       "texts": texts, "at": entry.at})
     return lines
+
+
+def names_then(entries: list, names: list[str]) -> list[list[str]]:
+    """Per entry, the seats' names when it was written: the acting seat by the entry's own
+    ``actor`` (stored at write time), the other seats by the hand-over entries in ``entries``
+    (before a hand-over its leaver, after it the one who joined), else today's ``names``. One
+    query at most (the names of actors who no longer hold a seat)."""
+    handovers = [(e.seq, ev) for e in entries if e.kind == LogEntry.Kind.SEAT
+                 for ev in e.events or [] if isinstance(ev, dict) and ev.get("type") == "substitute"]
+    known = dict(getattr(names, "by_user", {}))
+    actor_ids = {e.actor_id for e in entries if getattr(e, "actor_id", None)} - set(known)
+    if actor_ids:
+        from django.contrib.auth import get_user_model
+
+        known.update(get_user_model().objects.filter(pk__in=actor_ids).values_list("pk", "username"))
+    out = []
+    for entry in entries:
+        now = list(names)
+        if handovers:
+            for seat in range(len(now)):
+                later = next((ev for seq, ev in handovers if seq > entry.seq and ev.get("seat") == seat), None)
+                earlier = [ev for seq, ev in handovers if seq <= entry.seq and ev.get("seat") == seat]
+                if later is not None:
+                    now[seat] = later.get("left_name") or now[seat]
+                elif earlier:
+                    now[seat] = earlier[-1].get("joined_name") or now[seat]
+        if entry.seat is not None and 0 <= entry.seat < len(now):
+            if getattr(entry, "actor_bot", ""):
+                now[entry.seat] = f"Bot ({entry.actor_bot})"
+            elif getattr(entry, "actor_id", None) in known:
+                now[entry.seat] = known[entry.actor_id]
+        out.append(now)
+    return out
 
 
 def _undo_text(name: str, lang: str) -> str:

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config import plainsql
+from core import plainsql
 from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
@@ -143,7 +143,7 @@ def submit_action(match_id: int, user, action, version) -> LogEntry:
 
 
 def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTION,
-           seats: list[Seat] | None = None) -> LogEntry:
+           seats: list[Seat] | None = None, holder: Seat | None = None) -> LogEntry:
     plugin = plugin_for(match)
     if seat not in match.to_move:
         raise NotYourTurn(_("It is not your turn."))
@@ -156,10 +156,26 @@ def _apply(match: Match, seat: int, action: dict, kind: str = LogEntry.Kind.ACTI
     match.state = step.state
     # The log entry, the match and the seats whose turn changed: one statement (PostgreSQL).
     writes = plainsql.Writes()
-    entry = _append(match, writes, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals)
+    entry = _append(match, writes, kind=kind, seat=seat, action=action, events=step.events, reveals=step.reveals,
+                    **_actor(match, seat, [holder] if holder is not None else seats))
     _refresh(match, plugin, seats, actor=seat if kind in (LogEntry.Kind.ACTION, LogEntry.Kind.UNDO) else None,
              writes=writes)
     return entry
+
+
+def _actor(match: Match, seat: int, seats: list[Seat] | None = None, *, person: bool = False) -> dict:
+    """Who acts for ``seat`` now, written on the log entry so that the log keeps naming them
+    after a substitute takes the seat: its user, or the bot that plays it. ``person``: the
+    seat's user whatever plays it (a resignation, a timeout: the person leaves)."""
+    row = next((s for s in seats or [] if s.seat == seat), None)
+    if row is not None:
+        user_id, bot = row.user_id, row.bot
+    else:
+        user_id, bot = Seat.objects.filter(match_id=match.pk, seat=seat).values_list("user_id", "bot").first() \
+            or (None, "")
+    if person:
+        return {"actor_id": user_id, "actor_bot": ""}
+    return {"actor_id": None if bot else user_id, "actor_bot": bot or ""}
 
 
 def _append(match: Match, writes: plainsql.Writes | None = None, **fields) -> LogEntry:
@@ -323,7 +339,8 @@ def undo(match_id: int, user, version) -> LogEntry:
         last.undone = True
         last.save(update_fields=["undone"])
         match.state = replay(match)
-        entry = _append(match, kind=LogEntry.Kind.UNDO, seat=seat.seat, undoes=last.seq)
+        entry = _append(match, kind=LogEntry.Kind.UNDO, seat=seat.seat, undoes=last.seq,
+                        **_actor(match, seat.seat, [seat]))
         _refresh(match, plugin, actor=seat.seat)
         return entry
 
@@ -343,7 +360,7 @@ def resign(match_id: int, user) -> LogEntry:
         seat.bot = _default_bot(plugin_for(match))
         seat.save(update_fields=["resigned", "bot"])
         entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat.seat,
-                        events=[{"type": "resigned", "seat": seat.seat}])
+                        events=[{"type": "resigned", "seat": seat.seat}], **_actor(match, seat.seat, [seat], person=True))
         seats = list(match.seats.all())
         playing = [s for s in seats if not s.resigned]
         if len(playing) <= 1:
@@ -391,7 +408,7 @@ def forfeit(match_id: int, seat: int, reason: str = "timeout", *, keep_place: bo
         seat_row.bot = seat_row.bot or _default_bot(plugin_for(match))
         seat_row.save(update_fields=["bot"])
         entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat, events=[
-            {"type": "bot_takes_over", "seat": seat, "reason": reason}])
+            {"type": "bot_takes_over", "seat": seat, "reason": reason}], **_actor(match, seat, [seat_row], person=True))
         match.save(update_fields=["version", "updated_at"])
         _after_change(match, previous_to_move=previous)
         _announce_seat_left(match, seat, seat_row.user_id, reason)
@@ -404,7 +421,8 @@ def _resign_seat(match: Match, seat: Seat, previous: list[int], reason: str) -> 
     seat.bot = _default_bot(plugin_for(match))
     seat.save(update_fields=["resigned", "bot"])
     entry = _append(match, kind=LogEntry.Kind.RESIGN, seat=seat.seat,
-                    events=[{"type": "resigned", "seat": seat.seat, "reason": reason}])
+                    events=[{"type": "resigned", "seat": seat.seat, "reason": reason}],
+                    **_actor(match, seat.seat, [seat], person=True))
     seats = list(match.seats.all())
     playing = [s for s in seats if not s.resigned]
     if len(playing) <= 1:
@@ -439,6 +457,7 @@ def hand_over_seat(match_id: int, seat: int, user) -> LogEntry:
         if row is None or not row.bot:
             raise SeatTaken(_("This seat is not waiting for a substitute."))
         left_id, left_name = row.user_id, row.user.username if row.user_id else ""
+        orders.end_with_hand_over(match, row, left_id)  # the leaver's, not the seat's: they end here
         row.user, row.bot, row.resigned = user, "", False
         row.save(update_fields=["user", "bot", "resigned"])
         entry = _append(match, kind=LogEntry.Kind.SEAT, seat=seat, events=[
@@ -505,7 +524,7 @@ def apply_penalty(match_id: int, seat: int, penalty: str) -> LogEntry | None:
             return None
         match.state = step.state
         entry = _append(match, kind=LogEntry.Kind.PENALTY, seat=seat, action={"penalty": penalty},
-                        events=step.events, reveals=step.reveals)
+                        events=step.events, reveals=step.reveals, **_actor(match, seat, person=True))
         _refresh(match, plugin)
         return entry
 
@@ -533,7 +552,7 @@ def apply_timed_defaults(now=None, limit: int = 500) -> int:
                 current = Seat.objects.filter(pk=s.pk, to_move=True, to_move_since=s.to_move_since).exists()
                 if match.status != Match.Status.ACTIVE or match.version != s.match.version or not current:
                     continue  # somebody acted meanwhile
-                entry = _apply(match, s.seat, dict(due[1]))
+                entry = _apply(match, s.seat, dict(due[1]), holder=s)
                 # Say in the log why the seat "acted" (the game describes the event).
                 entry.events = [{"type": "deadline", "seat": s.seat}, *entry.events]
                 entry.save(update_fields=["events"])
@@ -649,6 +668,6 @@ def _bot_loop(match_id: int) -> int:
             plugin = plugin_for(match)
             rng = Rng(bot_seed(match.seed, match.version, bot_seat.seat))
             action = bot_action(plugin, bot_seat.bot, match.state, bot_seat.seat, rng)
-            _apply(match, bot_seat.seat, action)
+            _apply(match, bot_seat.seat, action, holder=bot_seat)
         made += 1
     return made

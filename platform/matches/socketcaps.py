@@ -39,8 +39,8 @@ def _cap(name: str) -> int:
 
 
 def client_address(scope) -> str:
-    """The client's address, behind RATE_LIMIT_PROXY_COUNT proxies as config.ratelimit reads it."""
-    from config.ratelimit import PROXY_COUNT
+    """The client's address, behind RATE_LIMIT_PROXY_COUNT proxies as web.ratelimit reads it."""
+    from web.ratelimit import PROXY_COUNT
 
     if PROXY_COUNT:
         forwarded = ",".join(v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for")

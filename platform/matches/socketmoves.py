@@ -6,7 +6,10 @@ the same single writer as ``POST /api/matches/{id}/actions/`` (row lock, version
 frames after commit). The HTTP API stays for every other client.
 
 Client → server:  {"type": "act", "action": {...}, "version": 12, "ref": "any short id"}
+                  {"type": "chat", "text": "...", "ref": "any short id"}   (a chat line; the page's
+                   rules: matches/chat.py, and the chat-user rate limit shared with the page and API)
 Server → client:  {"type": "acted", "ref": ..., "version": 13}
+                  {"type": "said", "ref": ..., "id": 41}   (the line itself arrives as the chat frame)
                   {"type": "refused", "ref": ..., "status": 409, "error": "stale_version",
                    "detail": "...", "version": 13}      (the HTTP API's error shape + status)
                   {"type": "refused", "ref": ..., "status": 503, "error": "busy", "retry_after": 1}
@@ -69,8 +72,8 @@ def parse(text: str | None) -> tuple[dict | None, object, str | None]:
     ref = data.get("ref")
     if not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64:
         ref = None
-    if data.get("type") != "act":
-        return None, ref, "Unknown message type (this socket takes {\"type\": \"act\", ...})."
+    if data.get("type") not in ("act", "chat"):
+        return None, ref, "Unknown message type (this socket takes {\"type\": \"act\" or \"chat\", ...})."
     return data, ref, None
 
 
@@ -80,6 +83,9 @@ async def handle(consumer, text: str | None) -> None:
     data, ref, problem = parse(text)
     if problem:
         await consumer.send(text_data=_reply("refused", ref, status=400, error="invalid", detail=problem))
+        return
+    if data["type"] == "chat":
+        await consumer.send(text_data=await _chat(consumer, data, ref))
         return
     if consumer.seat is None:
         await consumer.send(text_data=_reply("refused", ref, status=403, error="not_seated",
@@ -101,6 +107,41 @@ async def handle(consumer, text: str | None) -> None:
     finally:
         _waiting -= 1
     await consumer.send(text_data=answer)
+
+
+async def _chat(consumer, data: dict, ref) -> str:
+    return await SyncToAsync(_chat_now, thread_sensitive=False, executor=_threads())(
+        consumer.match_id, consumer.scope["user"], consumer.lang, data.get("text"), ref)
+
+
+def _chat_now(match_id: int, user, lang: str, text, ref) -> str:
+    """A chat line from the socket: the same service and the same per-user limit as the page's
+    and the API's ``POST .../chat/`` (web/ratelimit.py's chat-user rule, counted here as a
+    request there would be)."""
+    from django.db import close_old_connections
+
+    from web import ratelimit
+
+    from . import chat
+
+    close_old_connections()
+    with translation.override(lang):
+        if not isinstance(text, str):
+            return _reply("refused", ref, status=400, error="invalid", detail="Send {\"type\": \"chat\", \"text\": \"...\"}.")
+        seconds = ratelimit.WINDOWS.get("chat-user", 60)
+        now = time.time()
+        window = int(now // seconds)
+        if ratelimit.take(ratelimit._key("chat-user", f"u{user.pk}", window), seconds) > ratelimit.limits()["chat-user"]:
+            wait = max(1, int((window + 1) * seconds - now))
+            return _reply("refused", ref, status=429, error="throttled",
+                          detail="Too many attempts. Please wait %s seconds and try again." % wait, retry_after=wait)
+        try:
+            message = chat.post(match_id, user, text)
+        except MatchError as exc:
+            return _reply("refused", ref, status=exc.status, error=exc.code, detail=exc.message, **exc.public_extra())
+        finally:
+            close_old_connections()
+    return _reply("said", ref, id=message.pk)
 
 
 _executor: ThreadPoolExecutor | None = None

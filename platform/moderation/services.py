@@ -74,9 +74,12 @@ def report(reporter, *, username: str | None = None, match_id=None, chat_id=None
     if chat_id is not None:
         message = ChatMessage.objects.select_related("user").filter(pk=chat_id).first() \
             if isinstance(chat_id, int) else None
-        if message is None:
+        try:
+            match = visible_match(message.match_id, reporter) if message is not None else None
+        except ReportError:
+            match = None  # a line of a match the reporter may not watch: as if there were none
+        if match is None:
             raise ReportError(_("There is no such chat line."))
-        match = visible_match(message.match_id, reporter)
         if match_id is not None and match_id != match.pk:
             raise ReportError(_("That chat line is not from this match."))
     elif match_id is not None:

@@ -9,8 +9,8 @@ from rest_framework.views import APIView
 
 from . import pushguard, services
 from .centre import groups as centre_groups
-from .kinds import text
-from .models import Notification, PushSubscription
+from .kinds import EMAIL, KINDS, PUSH, text
+from .models import Notification, Preference, PushSubscription, TurnMail, TurnPush
 from .push import public_key
 
 LIMIT = 100
@@ -103,3 +103,63 @@ class PushSubscriptions(APIView):
         s.is_valid(raise_exception=True)
         PushSubscription.objects.filter(user=request.user, endpoint=s.validated_data["endpoint"]).delete()
         return Response(status=204)
+
+
+class SettingsSerializer(serializers.Serializer):
+    turn_mail = serializers.ChoiceField(choices=TurnMail.choices, required=False,
+                                        help_text="When a turn (chat, start, end) e-mail goes out if the player is away: "
+                                                  "now, 15m, 1h or digest (only in the daily digest).")
+    turn_push = serializers.ChoiceField(choices=TurnPush.choices, required=False,
+                                        help_text="The same for pushes: now, 2m, 15m or 1h.")
+    digest = serializers.BooleanField(required=False)
+    digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
+    quiet_start = serializers.TimeField(allow_null=True, required=False, format="%H:%M")
+    quiet_end = serializers.TimeField(allow_null=True, required=False, format="%H:%M")
+    channels = serializers.DictField(child=serializers.ListField(child=serializers.ChoiceField(choices=[EMAIL, PUSH])),
+                                     required=False, help_text="kind -> channels; kinds left out keep theirs")
+
+    def validate_channels(self, value):
+        unknown = sorted(set(value) - set(KINDS))
+        if unknown:
+            raise serializers.ValidationError(f"unknown kinds: {', '.join(unknown)}")
+        return value
+
+    def validate(self, data):
+        if ("quiet_start" in data) != ("quiet_end" in data) or \
+                (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
+            raise serializers.ValidationError("quiet_start and quiet_end go together (both times, or both null)")
+        return data
+
+
+def _settings(pref: Preference) -> dict:
+    return {"turn_mail": pref.turn_mail, "turn_push": pref.turn_push, "digest": pref.digest,
+            "digest_hour": pref.digest_hour,
+            "quiet_start": pref.quiet_start.strftime("%H:%M") if pref.quiet_start else None,
+            "quiet_end": pref.quiet_end.strftime("%H:%M") if pref.quiet_end else None,
+            "channels": {kind: services.channels_for(pref, kind) for kind in KINDS}}
+
+
+class NotificationSettings(APIView):
+    """The requesting user's notification settings (platform.md, "Presence and delivery")."""
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="My notification settings")
+    def get(self, request):
+        pref = Preference.objects.filter(user=request.user).first() or Preference(user=request.user)
+        return Response(_settings(pref))
+
+    @extend_schema(request=SettingsSerializer, responses={200: OpenApiTypes.OBJECT},
+                   summary="Change some of my notification settings (the fields given)")
+    def patch(self, request):
+        s = SettingsSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        pref = services.preferences(request.user)
+        channels = dict(pref.channels)
+        for kind, wanted in d.pop("channels", {}).items():
+            channels[kind] = [c for c in (EMAIL, PUSH) if c in wanted]
+        pref.channels = channels
+        for name, value in d.items():
+            setattr(pref, name, value)
+        pref.save()
+        return Response(_settings(pref))

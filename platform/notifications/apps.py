@@ -18,7 +18,8 @@ class NotificationsConfig(AppConfig):
         routes = dict(app.conf.task_routes or {})
         routes.update({"notifications.tasks.deliver": {"queue": conf.QUEUE},
                        "notifications.tasks.deliver_many": {"queue": conf.QUEUE},
-                       "notifications.tasks.send_digest": {"queue": conf.QUEUE}})
+                       "notifications.tasks.send_digest": {"queue": conf.QUEUE},
+                       "notifications.tasks.release": {"queue": conf.QUEUE}})
         app.conf.task_routes = routes
         app.conf.beat_schedule = {**(app.conf.beat_schedule or {}),
                                   "notifications-flush": {"task": "notifications.tasks.flush", "schedule": 60.0},

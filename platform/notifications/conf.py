@@ -21,6 +21,6 @@ PUSH_TTL = 24 * 3600
 
 
 def site_url() -> str:
-    from config.served import site_url as served
+    from web.served import site_url as served
 
     return served()

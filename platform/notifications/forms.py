@@ -3,7 +3,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .kinds import EMAIL, KINDS, PUSH
-from .models import NextGame
+from .models import NextGame, TurnMail, TurnPush
 
 
 class PreferenceForm(forms.Form):
@@ -15,6 +15,12 @@ class PreferenceForm(forms.Form):
                                   widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     quiet_end = forms.TimeField(label=_("Quiet hours until"), required=False,
                                 widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    turn_mail = forms.ChoiceField(label=_("E-mail for my turn, chat, a game's start and end"),
+                                  choices=TurnMail.choices, initial=TurnMail.QUARTER, widget=forms.RadioSelect,
+                                  required=False)
+    turn_push = forms.ChoiceField(label=_("Push for my turn, chat, a game's start and end"),
+                                  choices=TurnPush.choices, initial=TurnPush.TWO, widget=forms.RadioSelect,
+                                  required=False)
     next_game = forms.ChoiceField(label=_("“Next game” takes me to"), choices=NextGame.choices,
                                   initial=NextGame.DEADLINE, widget=forms.RadioSelect, required=False)
 

@@ -20,6 +20,7 @@ KINDS = {  # kind: (label, default channels)
     "tournament_deadline": (_("A tournament round is about to close"), [EMAIL, PUSH]),
     "tournament_finished": (_("A tournament has ended"), [EMAIL]),
     "premove_dropped": (_("A queued move was no longer legal"), [PUSH]),
+    "orders_ended": (_("Your orders in a game you left have ended"), [PUSH]),
     "chat": (_("New chat lines in a game"), [EMAIL, PUSH]),
     "chat_mention": (_("Someone mentioned you in a game's chat"), [EMAIL, PUSH]),
     "moderation_warning": (_("A moderator's warning"), [EMAIL]),  # moderation/services.py
@@ -123,6 +124,9 @@ def text(kind: str, data: dict, lang: str) -> str:
                     else f"{game}: {n} vorgemerkte Züge waren nicht mehr erlaubt, als du am Zug warst, und entfallen.")
         return (f"{game}: your queued move was no longer legal when your turn came; it was dropped." if n == 1
                 else f"{game}: {n} queued moves were no longer legal when your turn came; they were dropped.")
+    if kind == "orders_ended":
+        return (f"{game}: Jemand hat deinen Platz übernommen; deine Anweisungen dort sind beendet." if de else
+                f"{game}: someone took over your seat; your orders there have ended.")
     if kind in ("chat", "chat_mention"):
         who, line = data.get("player", "?"), data.get("line", "")
         if kind == "chat_mention":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.policy
 import logging
 import unicodedata
+from datetime import timedelta
 from email.utils import make_msgid
 
 from django.conf import settings
@@ -23,7 +24,7 @@ from django.utils import timezone, translation
 
 from accounts.verification import is_verified
 
-from . import conf, smtp
+from . import attention, conf, smtp
 from .kinds import KINDS, game_name, text
 from .models import Delivery, Digest
 from .services import local_time_text, unsubscribe_token, user_lang
@@ -147,6 +148,8 @@ def send_delivery(delivery_id: int) -> str:
                 .filter(pk=delivery_id, status=Delivery.Status.PENDING).first())
     if delivery is None:
         return "skipped"  # sent already (a redelivered or re-enqueued task)
+    if delivery.notification.kind == attention.TURN:
+        return send_turns(delivery_id)  # with the user's other turns that are due: one mail
     if not is_verified(delivery.notification.user):  # the address changed since it was written
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
             status=Delivery.Status.FAILED, error=UNCONFIRMED)
@@ -194,6 +197,10 @@ def send_digest(digest_id: int) -> str:
         deliveries = list(Delivery.objects.select_for_update(of=("self",)).filter(
             notification__user=digest.user, status=Delivery.Status.DIGEST)
             .select_related("notification").order_by("created_at"))
+        # What no longer waits (the turn was played, the notice read) is left out.
+        deliveries, gone = attention.still_waiting(deliveries)
+        if gone:
+            Delivery.objects.filter(pk__in=[d.pk for d in gone]).update(status=Delivery.Status.SKIPPED)
         if not deliveries:
             digest.status = Digest.Status.SENT
             digest.save(update_fields=["status"])
@@ -217,6 +224,79 @@ def send_digest(digest_id: int) -> str:
     def refused():
         Digest.objects.filter(pk=digest_id).update(status=Digest.Status.PENDING, sent_at=None)
         Delivery.objects.filter(digest_id=digest_id).update(status=Delivery.Status.DIGEST, sent_at=None, digest=None)
+
+    finish(pending, refused)
+    return "sent"
+
+
+def _time_left(deadline, now, lang: str) -> str:
+    if deadline is None:
+        return ""
+    hours = max(0, int((deadline - now).total_seconds() // 3600))
+    if hours >= 48:
+        days = hours // 24
+        return f"noch {days} Tage" if lang == "de" else f"{days} days left"
+    if lang == "de":
+        return "noch 1 Stunde" if hours == 1 else ("weniger als 1 Stunde" if hours == 0 else f"noch {hours} Stunden")
+    return "1 hour left" if hours == 1 else ("less than an hour left" if hours == 0 else f"{hours} hours left")
+
+
+def turns_message(user, deliveries: list[Delivery], deadlines: dict) -> EmailMultiAlternatives:
+    """One mail for the turns that fell due together, the most urgent (least time left) first."""
+    lang = user_lang(user)
+    now = timezone.now()
+    far = now + timedelta(days=3650)
+    rows = []
+    for d in deliveries:
+        data = d.notification.data
+        deadline = deadlines.get((d.notification.match_id, user.pk))
+        rows.append({"deadline": deadline or far, "line": text(attention.TURN, data, lang),
+                     "game": f"{game_name(data, lang)} #{data.get('match', '')}",
+                     "opponents": ", ".join(data.get("opponents", [])), "left": _time_left(deadline, now, lang),
+                     "url": conf.site_url() + data.get("url", "/my-games/")})
+    rows.sort(key=lambda r: r["deadline"])
+    n = len(rows)
+    if n == 1:
+        subject = f"Spieltisch: {rows[0]['line']}"
+        subject = subject if len(subject) <= 110 else subject[:107] + "…"
+    else:
+        subject = f"Spieltisch: Du bist in {n} Partien am Zug" if lang == "de" else f"Spieltisch: Your turn in {n} games"
+    key = "turns." + ".".join(str(d.pk) for d in deliveries)  # (the drills count each delivery by it)
+    return _message(user, subject, "turns", {"rows": rows, "count": n, "my_games_url": conf.site_url() + "/my-games/"},
+                    attention.TURN, key)
+
+
+def send_turns(delivery_id: int) -> str:
+    """The user's "your turn" mails that are due (PENDING) as one mail (attention.py). Holds
+    the rows' locks from the claim to the commit of "sent" (as the digest): a second task of
+    the same batch finds its row sent and sends nothing."""
+    with transaction.atomic():
+        user_id = (Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING)
+                   .values_list("notification__user_id", flat=True).first())
+        if user_id is None:
+            return "skipped"
+        deliveries = list(Delivery.objects.select_for_update(of=("self",)).filter(
+            notification__user_id=user_id, notification__kind=attention.TURN, channel=Delivery.Channel.EMAIL,
+            status=Delivery.Status.PENDING).select_related("notification__user__profile").order_by("pk"))
+        if delivery_id not in {d.pk for d in deliveries}:
+            return "skipped"  # sent with another's batch meanwhile
+        user = deliveries[0].notification.user
+        if not is_verified(user):
+            Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).update(
+                status=Delivery.Status.FAILED, error=UNCONFIRMED)
+            return "unconfirmed"
+        ids = [d.pk for d in deliveries]
+        deadlines = attention.deadlines((d.notification.match_id, user_id) for d in deliveries)
+        msg = turns_message(user, deliveries, deadlines)
+
+        def mark_sent():
+            Delivery.objects.filter(pk__in=ids).update(status=Delivery.Status.SENT, sent_at=timezone.now(),
+                                                       attempts=F("attempts") + 1)
+
+        pending = send(msg, mark_sent)
+
+    def refused():
+        Delivery.objects.filter(pk__in=ids).update(status=Delivery.Status.PENDING, sent_at=None)
 
     finish(pending, refused)
     return "sent"

@@ -36,6 +36,10 @@ class Delivery(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending"  # a task is (or will be) enqueued
+        # Waits for not_before, then is sent only if still wanted (notifications/attention.py):
+        # the turn still open, the match not opened since, the player away.
+        DEFERRED = "deferred"
+        SKIPPED = "skipped"  # not sent: the turn was played or the notice seen before it was due
         HELD = "held"  # quiet hours: the flush releases it at not_before
         DIGEST = "digest"  # goes out with the user's daily digest
         SENT = "sent"
@@ -68,6 +72,23 @@ class NextGame(models.TextChoices):
     WAITING = "waiting", _("the game that has waited longest")
 
 
+class TurnMail(models.TextChoices):
+    NOW = "now", _("at once")
+    QUARTER = "15m", _("after 15 minutes")
+    HOUR = "1h", _("after 1 hour")
+    DIGEST = "digest", _("only in the daily digest")
+
+
+class TurnPush(models.TextChoices):
+    NOW = "now", _("at once")
+    TWO = "2m", _("after 2 minutes")
+    QUARTER = "15m", _("after 15 minutes")
+    HOUR = "1h", _("after 1 hour")
+
+
+DELAYS = {"now": 0, "2m": 120, "15m": 900, "1h": 3600}  # seconds
+
+
 class Preference(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_preference")
@@ -79,6 +100,10 @@ class Preference(models.Model):
     last_digest_on = models.DateField(null=True, blank=True)
     # Where "Next game" leads: the match whose clock runs out first, or the longest waiting one.
     next_game = models.CharField(max_length=8, choices=NextGame.choices, default=NextGame.DEADLINE)
+    # When a "your turn" (and chat, start, end) notice goes out if the player is away and has
+    # not looked (notifications/attention.py); deadline warnings never wait.
+    turn_mail = models.CharField(max_length=6, choices=TurnMail.choices, default=TurnMail.QUARTER)
+    turn_push = models.CharField(max_length=6, choices=TurnPush.choices, default=TurnPush.TWO)
 
 
 class PushSubscription(models.Model):

@@ -21,9 +21,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.verification import is_verified
-from config import plainsql
+from core import plainsql
 
-from . import conf
+from . import attention, conf
 from .kinds import EMAIL, KINDS, PUSH, level_allows, text
 from .models import Delivery, Digest, Notification, Preference, PushSubscription
 
@@ -149,13 +149,15 @@ def _prepare(user, kind: str, context: dict, *, key: str, match_id: int | None, 
     deliveries = []
     if EMAIL in wanted and user.email and is_verified(user):  # never to an unconfirmed address
         status = Delivery.Status.DIGEST if pref.digest else (Delivery.Status.HELD if held else Delivery.Status.PENDING)
-        deliveries.append(Delivery(channel=EMAIL, status=status, not_before=held))
+        status, not_before = attention.initial(kind, EMAIL, pref, now) or (status, held)
+        deliveries.append(Delivery(channel=EMAIL, status=status, not_before=not_before))
     if PUSH in wanted:
         if push_subscriptions is None:
             push_subscriptions = PushSubscription.objects.filter(user=user)
+        status, not_before = attention.initial(kind, PUSH, pref, now) or (
+            Delivery.Status.HELD if held else Delivery.Status.PENDING, held)
         for sub in push_subscriptions:
-            deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=held,
-                                       status=Delivery.Status.HELD if held else Delivery.Status.PENDING))
+            deliveries.append(Delivery(channel=PUSH, subscription=sub, not_before=not_before, status=status))
     notification = Notification(user=user, kind=kind, match_id=match_id, data=context, key=key[:200])
     return _Prepared(notification, deliveries, frame)
 
@@ -183,6 +185,12 @@ def _announce(written: list[_Prepared]) -> None:
     due = [(d.pk, d.channel) for p in written for d in p.deliveries if d.status == Delivery.Status.PENDING]
     if due:
         transaction.on_commit(lambda: enqueue(due))
+    # Deferred with no delay ("at once"): decided now (present? seen?), not at the next flush.
+    now = timezone.now()
+    at_once = {p.notification.user_id for p in written for d in p.deliveries
+               if d.status == Delivery.Status.DEFERRED and d.not_before <= now}
+    if at_once:
+        transaction.on_commit(lambda: attention.release_soon(at_once))
     frames = {p.notification.user_id: p.frame for p in written}  # per user, the newest line
     if len(frames) == 1:
         (user_id, frame), = frames.items()
@@ -287,7 +295,7 @@ def push_live(user_id: int, extra: dict | None = None) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send
+    from core.livesend import group_send
 
     layer = get_channel_layer()
     if layer is None:
@@ -304,7 +312,7 @@ def push_live_many(frames: dict[int, dict]) -> None:
     from channels.layers import get_channel_layer
     from matches.live import user_group
 
-    from config.livesend import group_send_soon
+    from core.livesend import group_send_soon
 
     layer = get_channel_layer()
     if layer is None or not frames:
@@ -400,9 +408,12 @@ def unsubscribe(user, kind: str) -> None:
 
 # --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
 def flush(now: datetime | None = None, limit: int = 2000) -> int:
-    """Release held deliveries whose quiet hours are over; re-enqueue PENDING ones whose task
-    was lost (broker restarted, enqueue failed). Sending twice is impossible (see mail.send_delivery)."""
+    """Release held deliveries whose quiet hours are over; decide the deferred ones that are due
+    (attention.release: also those that fell due while the services were down); re-enqueue
+    PENDING ones whose task was lost (broker restarted, enqueue failed). Sending twice is
+    impossible (see mail.send_delivery). Returns how many sends were queued."""
     now = now or timezone.now()
+    decided = attention.release(now)["released"]
     released = list(Delivery.objects.filter(status=Delivery.Status.HELD, not_before__lte=now)
                     .values_list("pk", "channel")[:limit])
     if released:
@@ -411,12 +422,14 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     # A delivery that failed MAX_ATTEMPTS times is given up, not re-queued every minute forever.
     Delivery.objects.filter(status=Delivery.Status.PENDING, attempts__gte=conf.MAX_ATTEMPTS).update(
         status=Delivery.Status.FAILED)
-    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING,
-                                         created_at__lt=now - timedelta(minutes=conf.STUCK_MINUTES))
-                 .filter(Q(not_before__isnull=True) | Q(not_before__lte=now)).values_list("pk", "channel")[:limit])
+    # Stuck: pending this long since it became due (created, or released at not_before).
+    cut = now - timedelta(minutes=conf.STUCK_MINUTES)
+    stuck = list(Delivery.objects.filter(status=Delivery.Status.PENDING)
+                 .filter(Q(not_before__isnull=True, created_at__lt=cut) | Q(not_before__lt=cut))
+                 .values_list("pk", "channel")[:limit])
     due = sorted(set(released) | set(stuck))
     enqueue(due)
-    return len(due)
+    return len(due) + decided
 
 
 def digests_due(now: datetime | None = None) -> int:

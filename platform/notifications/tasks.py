@@ -90,6 +90,14 @@ def flush() -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def release(user_ids: list[int] | None = None) -> dict:
+    """Decide the due deferred notices (of ``user_ids``): see attention.release."""
+    from .attention import release as run
+
+    return run(user_ids=user_ids)
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def digests() -> int:
     """Daily digests whose hour has come (beat, every 10 minutes)."""
     from .services import digests_due

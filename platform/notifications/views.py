@@ -19,7 +19,7 @@ from . import services
 from .centre import groups as centre_groups
 from .forms import PreferenceForm, VacationForm
 from .kinds import KINDS
-from .models import Notification
+from .models import Notification, Preference, TurnMail
 from .push import public_key
 
 PAGE = 100
@@ -34,7 +34,11 @@ def centre(request):
     if request.method == "POST":
         services.mark_read(request.user)
         return redirect("notifications:centre")
-    return render(request, "notifications/centre.html", {"items": centre_groups(request.user, _lang(), PAGE)})
+    pref = Preference.objects.filter(user=request.user).first() or Preference(user=request.user)
+    return render(request, "notifications/centre.html", {"items": centre_groups(request.user, _lang(), PAGE),
+                                                         "turn_mail": TurnMail.DIGEST.label if pref.digest
+                                                         else pref.get_turn_mail_display(),
+                                                         "turn_push": pref.get_turn_push_display()})
 
 
 @login_required
@@ -50,7 +54,8 @@ def open_notification(request, pk: int):
 def settings_page(request):
     pref = services.preferences(request.user)
     initial = {"digest": pref.digest, "digest_hour": pref.digest_hour, "quiet_start": pref.quiet_start,
-               "quiet_end": pref.quiet_end, "next_game": pref.next_game}
+               "quiet_end": pref.quiet_end, "next_game": pref.next_game, "turn_mail": pref.turn_mail,
+               "turn_push": pref.turn_push}
     for kind in KINDS:
         for channel in services.channels_for(pref, kind):
             initial[f"{channel}__{kind}"] = True
@@ -64,8 +69,11 @@ def settings_page(request):
             d = form.cleaned_data
             pref.channels, pref.digest, pref.digest_hour = form.channels(), d["digest"], d["digest_hour"]
             pref.quiet_start, pref.quiet_end = d.get("quiet_start"), d.get("quiet_end")
-            pref.next_game = d.get("next_game") or pref.next_game  # (a form without it keeps the choice)
-            pref.save(update_fields=["channels", "digest", "digest_hour", "quiet_start", "quiet_end", "next_game"])
+            # (a form without these keeps the choices)
+            pref.next_game = d.get("next_game") or pref.next_game
+            pref.turn_mail, pref.turn_push = d.get("turn_mail") or pref.turn_mail, d.get("turn_push") or pref.turn_push
+            pref.save(update_fields=["channels", "digest", "digest_hour", "quiet_start", "quiet_end", "next_game",
+                                     "turn_mail", "turn_push"])
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notifications:settings")
         if which == "vacation" and vacation_form.is_valid():

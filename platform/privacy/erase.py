@@ -17,9 +17,10 @@ import secrets
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from matches.errors import MatchError
-from matches.models import ChatMessage, LogEntry, Match, Seat, SeatNote
+from matches.models import ChatMessage, LogEntry, Match, Seat, SeatNote, SeatOrders
 
 logger = logging.getLogger(__name__)
 PREFIX = "deleted-"
@@ -48,7 +49,8 @@ def erase(user) -> str:
         _scrub_seat_log(user.pk, old_name, name)
         _scrub_others_notifications(user.pk, old_name, name, invitations)
         ChatMessage.objects.filter(user=user).delete()
-        SeatNote.objects.filter(seat__user=user).delete()
+        SeatNote.objects.filter(user=user).delete()
+        _erase_orders(user)
         _delete_own_rows(user)
         user.username, user.email, user.first_name, user.last_name = name, "", "", ""
         user.is_active = user.is_staff = user.is_superuser = False
@@ -61,6 +63,14 @@ def erase(user) -> str:
         profile.save()
     logger.info("account %s erased", user.pk)
     return name
+
+
+def _erase_orders(user) -> None:
+    """Their standing orders go (a seat they still hold plays on without them); so does the
+    seat's flag, so that nobody's move path looks for them again."""
+    seats = SeatOrders.objects.filter(Q(user=user) | Q(seat__user=user)).values_list("seat_id", flat=True)
+    Seat.objects.filter(pk__in=list(seats), has_orders=True).update(has_orders=False)
+    SeatOrders.objects.filter(Q(user=user) | Q(seat__user=user)).delete()
 
 
 def _leave_running_things(user) -> None:

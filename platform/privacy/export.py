@@ -10,7 +10,7 @@ from django.apps import apps
 from django.utils import timezone
 
 from games import registry
-from matches import presenters
+from matches import orders as match_orders, presenters
 from matches.models import ChatMessage, LogEntry, Seat, SeatNote
 
 
@@ -29,8 +29,10 @@ def export(user, lang: str = "en") -> dict:
         "matches": _matches(user, lang),
         "chat": [{"match": m.match_id, "text": m.text, "at": _iso(m.at)}
                  for m in ChatMessage.objects.filter(user=user).order_by("at", "id")],
+        # A person's own, also of a match they left (another holds the seat now).
         "notes": [{"match": n.match_id, "text": n.text, "updated_at": _iso(n.updated_at)}
-                  for n in SeatNote.objects.filter(seat__user=user).order_by("match_id")],
+                  for n in SeatNote.objects.filter(user=user).order_by("match_id")],
+        "orders": match_orders.of_user(user),
         "notification_settings": _notification_settings(user),
     }
     if apps.is_installed("community"):

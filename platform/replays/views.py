@@ -62,8 +62,9 @@ def replay(request, pk: int):
         "first": link(0), "prev": link(index - 1), "next": link(index + 1), "last": link(len(seqs)),
         "seat_choices": _seat_choices(match, seats, own), "seat_param": seat_param,
         "finished": match.status != Match.Status.ACTIVE,
-        # the viewer's own notes (never another seat's, whichever eyes the replay looks through)
-        "my_notes": notes.own_text(match.pk, request.user) if own is not None else None,
+        # the viewer's own notes (never another seat's, whichever eyes the replay looks through;
+        # also one who left the match reads what they wrote)
+        "my_notes": notes.own_text(match.pk, request.user),
     }
     context.update(board_assets(plugin))
     context.update(board_context(plugin, context, view, seat, [], lang))

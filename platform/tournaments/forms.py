@@ -2,7 +2,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.oneline import one_line
+from web.oneline import one_line
 from frontend.forms import SeatChoicesMixin, choice_fields, option_fields
 from games import registry
 

@@ -1,7 +1,7 @@
 """Request shapes of the tournament API (the service layer checks the values and explains)."""
 from rest_framework import serializers
 
-from config.oneline import one_line
+from web.oneline import one_line
 
 
 class CreateSerializer(serializers.Serializer):

@@ -161,17 +161,6 @@ def register(t, user, *, choices: dict | None = None, deck=None, now=None) -> En
     return entrant
 
 
-def _check_officials_present(t: Tournament) -> None:
-    """Casual events let officials play, but somebody must decide their tables: an official
-    who plays needs another official who does not."""
-    officials = {t.organizer_id, *Official.objects.filter(tournament=t).values_list("user_id", flat=True)}
-    playing = set(Entrant.objects.filter(tournament=t, user_id__in=officials,
-                                         status=Entrant.Status.ACTIVE).values_list("user_id", flat=True))
-    if playing and not officials - playing:
-        raise Conflict(_("An official plays in this event: appoint another official who does not play (a judge "
-                         "or head judge) to decide their tables, then start."))
-
-
 def clean_choices(t: Tournament, user, choices: dict | None, deck) -> dict:
     plugin = _plugin(t.game)
     declared = {c.key for c in plugin.meta.seat_choices}
@@ -236,7 +225,9 @@ def start(t, by, now=None) -> Round | None:
         n = Entrant.objects.filter(tournament=t, status=Entrant.Status.ACTIVE).count()
         if n < 2:
             raise Conflict(_("At least two players must be registered."))
-        _check_officials_present(t)
+        # A casual event starts while its organizer plays (the form's help: only formal and
+        # premium events forbid officials to play); the own table is still decided by someone
+        # else or by the match itself (set_result, next_round refuse an official's own table).
         if t.format == Tournament.Format.SWISS or t.format == Tournament.Format.SWISS_CUT:
             try:
                 structure = logic.structure_for(t.structure, n, rounds=t.rounds, cut=None)

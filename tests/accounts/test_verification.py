@@ -172,7 +172,7 @@ def test_password_reset_goes_to_one_account_of_a_shared_address():
 
 
 def test_sign_up_limit_counts_refused_attempts():
-    from config.ratelimit import limits
+    from web.ratelimit import limits
 
     client, limit = _client(), limits()["signup-ip"]
     statuses = [client.post("/accounts/signup/", {"username": f"p{i}", "email": "bad", "language": "en",

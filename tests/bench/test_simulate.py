@@ -13,7 +13,7 @@ import orden_harness as H  # noqa: E402
 import simulate as S  # noqa: E402
 
 from games import registry  # noqa: E402
-from games.orden.bots import BOTS  # noqa: E402
+from games.orden.roster import BOTS  # noqa: E402
 from games.orden.engine import ENGINE  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
@@ -87,3 +87,29 @@ def test_orden_harness_plays_through_the_simulator_with_identical_results():
     for task in tasks:
         new = H.play_game(task)
         assert {k: v for k, v in new.items() if k not in ("engine_s", "cpu_s")} == _old_play_game(task), task
+
+
+def _old_balance_play(decks, seed, bots, stats):
+    """orden_balance.play's own loop before it played through the simulator (the reference)."""
+    st = ENGINE.setup(len(decks), {}, seed, [{"deck": d} for d in decks])
+    rng = Rng(seed * 7919 + 17)
+    while st["result"] is None and st["round"] <= H.CAP_ROUNDS:
+        seat = ENGINE.to_move(st)[0]
+        stats["decisions"] += len(ENGINE.legal_actions(st, seat)) > 1
+        stats["turns"] += st["phase"] == "main" and st["t"]["plays"] == st["t"]["acts"] == 0 \
+            and seat == st["cur"] and not st["t"]["once"]
+        st = ENGINE.apply(st, seat, BOTS[bots[seat]](st, seat, rng)).state
+    stats["rounds"].append(st["round"])
+    stats["start"].append(st["start"])
+    return next(x["seat"] for x in st["result"]["placements"] if x["place"] == 1) if st["result"] else None
+
+
+def test_orden_balance_plays_through_the_simulator_with_identical_results():
+    import orden_balance as B
+
+    for seed, n in ((1, 2), (2, 3), (3, 4)):
+        decks = [f"starter:{B.PATHS[(seed + i) % 3]}" for i in range(n)]
+        new, old = B.new_stats(decisions=True), B.new_stats(decisions=True)
+        assert B.play(decks, seed, ["heuristic"] * n, new) == _old_balance_play(decks, seed, ["heuristic"] * n, old)
+        new.pop("engine_s"), old.pop("engine_s")
+        assert new == old

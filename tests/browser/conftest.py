@@ -23,7 +23,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 def _csp_safe_predicates() -> None:
-    """The pages enforce a Content-Security-Policy without 'unsafe-eval' (config/csp.py).
+    """The pages enforce a Content-Security-Policy without 'unsafe-eval' (web/csp.py).
     Playwright polls a string *expression* given to wait_for_function with eval (refused by the
     policy) but a function through the DevTools protocol: expressions become functions here."""
     import re

@@ -147,6 +147,7 @@ NOT_PAGES = {
     "users/<str:username>/<str:verb>/", "friends/<str:verb>/", "tournaments/<int:pk>/rounds/<int:n>/result/",
     "tournaments/<int:pk>/do/<str:verb>/", "orden/decks/copy/", "orden/decks/<int:pk>/delete/",
     "learn/<slug:game>/",  # (starts a guided match: POST)
+    "learn/<slug:game>/try/", "learn/not-now/", "learn/matches/<int:pk>/suggested/",  # (POST: a guest, the hint)
 }
 
 

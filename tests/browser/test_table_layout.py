@@ -31,7 +31,7 @@ def _orden_turn_start(state):
     return state.get("phase") == "main" and state["t"]["plays"] == 0 and state["t"]["acts"] == 0
 
 
-def _match(game, players, moves, prefix, until=None):
+def _match(game, players, moves, prefix, until=None, lang="en", names=None):
     """A match some moves in; returns (match id, [(user, session key) per seat], seat to move)."""
     def make():
         from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -39,11 +39,11 @@ def _match(game, players, moves, prefix, until=None):
 
         from match_page import make_match
 
-        match, mover = make_match(game, players, moves, prefix, until=until)
+        match, mover = make_match(game, players, moves, prefix, until=until, names=names)
         sessions = []
         for seat in match.seats.select_related("user").order_by("seat"):
             u = seat.user
-            u.profile.language = "en"
+            u.profile.language = lang
             u.profile.save()
             s = SessionStore()
             s[SESSION_KEY] = str(u.pk)
@@ -122,11 +122,12 @@ def test_orden_main_moves_and_controls_within_the_first_screen(live_site, browse
         "els => els.map(e => [Math.round(e.getBoundingClientRect().top), Math.round(e.getBoundingClientRect().left)])")
     first_row = [left for top, left in lefts if top == lefts[0][0]]
     assert len(first_row) >= 2, lefts
-    # compact cards: the rule text is on demand (closed), kind and cost are icons with the text as title
-    assert page.locator(".ord-hand details.ord-rules[open]").count() == 0
-    assert page.locator(".ord-hand .ord-ab[title]").count() >= 1
+    # legible cards: each rule's text is on the card (no toggle), kind and cost are icons with the
+    # whole sentence as title; a card stays within a screen's height
+    assert page.locator(".ord-hand details").count() == 0
+    assert page.locator(".ord-hand .ord-ab[title] .ord-rule:visible").count() >= 1
     tallest = max(page.locator(".ord-hand .ord-card").evaluate_all("els => els.map(e => e.offsetHeight)"))
-    assert tallest < 190, f"a hand card is {tallest} px tall"
+    assert tallest < 330, f"a hand card is {tallest} px tall"
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     page.context.close()
 
@@ -169,7 +170,8 @@ def test_orden_waiting_seat_sees_end_turn_and_card_moves_disabled(live_site, bro
     assert end.is_disabled() and "It is not your turn." in end.inner_text()
     cards = other.locator(".ord-hand .ord-card")
     assert cards.count() == other.locator(".ord-hand .ord-off button:disabled").count() > 0
-    assert other.locator(".ord-hand .ord-why").first.inner_text() == "It is not your turn."
+    assert other.locator("#ord-hand-why").inner_text() == "It is not your turn."  # once, above the hand
+    assert other.locator(".ord-hand .ord-off button:disabled").first.get_attribute("title") == "It is not your turn."
     other.context.close()
 
 
@@ -269,20 +271,20 @@ def test_a_new_log_line_does_not_push_the_chat_down(live_site, browser):
 
 
 @VIEWPORTS
-def test_the_page_keeps_its_length_when_the_chat_button_hides(live_site, browser, size):
-    """Scrolled to the end of the table, the chat comes into sight and its corner button hides;
-    the page must not grow shorter then. (It did, by the button's 67 px of room: the page jumped
-    up under the player, and a click on "Queue a move" at the end of the table missed.)"""
+def test_the_page_keeps_its_length_when_the_chat_comes_into_sight(live_site, browser, size):
+    """Scrolled to the end of the table, the chat comes into sight; the page must not grow shorter
+    then (a corner button that hid had taken its 67 px of room with it: the page jumped up under
+    the player). The table's "Chat" button is in the head row, in the flow: it stays."""
     match_id, sessions, mover = _match("alchemist", 2, 0, "chatjump")
     page = _open(browser, live_site, match_id, sessions[1 - mover], size)
-    page.locator("#chat-jump").wait_for(state="visible")  # the chat is out of sight at the top
+    page.locator(".table-head #chat-jump").wait_for(state="visible")
     height = page.evaluate("document.scrollingElement.scrollHeight")
     page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
     scrolled = page.evaluate("scrollY")
-    page.locator("#chat-jump").wait_for(state="hidden")
-    page.wait_for_timeout(200)  # a layout after the hiding has settled
+    page.wait_for_timeout(300)  # the chat's observer has run
     after = page.evaluate("({height: document.scrollingElement.scrollHeight, y: scrollY})")
     assert after == {"height": height, "y": scrolled}, f"the page grew shorter under the player: {height}, {scrolled} -> {after}"
+    assert page.locator("#chat-jump").evaluate("e => getComputedStyle(e).position") == "static"
     page.context.close()
 
 
@@ -402,4 +404,149 @@ def test_a_move_made_right_after_a_swap_stays_in_place(live_site, browser):
     page.wait_for_timeout(500)
     assert page.evaluate("window.__marker") == 1, "the second move loaded the page"
     assert loads == [], loads
+    page.context.close()
+
+
+# -- 7. finished for players (issue 54): legible cards, orders near the moves, nothing covered ----
+CUT = """sel => [...document.querySelectorAll(sel)].filter(e => {
+    if (!e.offsetParent || e.closest('.visually-hidden, .strip-name, .orders-pop, .ord-mover')) return false;
+    const s = getComputedStyle(e);
+    return (s.overflowX !== 'visible' || s.textOverflow === 'ellipsis') && e.scrollWidth > e.clientWidth + 1;
+  }).map(e => e.className + ': ' + e.textContent.trim().slice(0, 40))"""
+# words split over two lines ("Zurüc/kneh", "Redempti/on"): a word whose pieces sit on two tops
+SPLIT = """sel => { const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.offsetParent) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const re = /[^\\s·\\-–]+/g; let m;
+      while ((m = re.exec(n.data))) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+        if (tops.size > 1 && m[0].length < 20) out.push(m[0]);
+      }
+    }
+  }
+  return out; }"""
+# what the chat button's box meets: text, controls, images (not its own ancestors)
+COVERED = """() => { const j = document.getElementById('chat-jump'); const b = j.getBoundingClientRect(); const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e === j || j.contains(e) || e.contains(j) || !e.offsetParent) continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim());
+    if (!own && !e.matches('input, button, select, textarea, summary, svg, img, a')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top)
+      out.push(e.tagName + '.' + e.className + ': ' + e.textContent.trim().slice(0, 30));
+  }
+  return out; }"""
+
+
+def _whole_lines(page, selector):
+    """The box's inner height in lines of its own line height (whole lines: an integer)."""
+    return page.locator(selector).evaluate("""e => { const s = getComputedStyle(e);
+        return (e.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight); }""")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@VIEWPORTS
+def test_the_table_at_a_glance(live_site, browser, size, lang):
+    """Der Orden's table as its player to move sees it, then Alchemist's: the cards' names, costs,
+    properties and rule texts on the card, nothing cut; the turn counters whole; the orders in one
+    row right above the board (automatic payment a switch, no field names); the "Chat" button
+    covers nothing; the take-back reason and the last move in whole lines; the site's menu in one
+    row at 1280 px; the chat's field the column's width; a move swaps in place, its cards marked."""
+    wide = size == DESKTOP
+    match_id, sessions, mover = _match("orden", 2, 12, f"g{lang}{size[0]}", until=_orden_turn_start, lang=lang)
+    page = _open(browser, live_site, match_id, sessions[mover], size)
+    # cards: every rule's text visible on the card, names and buttons whole
+    cards = page.locator(".ord-hand .ord-card")
+    assert cards.count() >= 3
+    rules = page.locator(".ord-hand .ord-card .ord-rule")
+    assert rules.count() >= cards.count() - 1 and all(t.strip() for t in rules.all_inner_texts())
+    assert page.locator(".ord-board details.ord-rules").count() == 0  # no "Rules text" toggle any more
+    assert page.locator(".ord-hand .ord-corner .ord-prop").count() >= 1  # properties as icons
+    cut = page.evaluate(CUT, ".ord-card .ord-name, .ord-card button, .ord-card .ord-rule, .ord-move-head *, "
+                              ".ord-hand-why, .ord-move button *")
+    assert cut == [], cut
+    split = page.evaluate(SPLIT, ".ord-card .ord-name, .ord-move-head, .ord-hand-why, .undo-why, .table-head, .orders-bar")
+    assert split == [], split
+    # the whole card on focus (a tap), over the others: nothing below moves
+    doc_top = "e => e.getBoundingClientRect().top + scrollY"
+    below = page.locator("section.ord-seat").first.evaluate(doc_top)
+    cards.first.focus()
+    pop = cards.first.locator(".ord-pop")
+    assert pop.is_visible() and pop.inner_text().count("\n") >= 1
+    assert page.locator("section.ord-seat").first.evaluate(doc_top) == below
+    # the turn counters: both numbers whole in the move's head
+    left = page.locator("#ord-move .ord-left")
+    assert left.evaluate("e => e.scrollWidth <= e.clientWidth") and left.inner_text().count(":") == 2
+    # orders: one row right above the board, in plain words, automatic payment a switch
+    bar, board = page.locator("#orders").bounding_box(), page.locator("#board").bounding_box()
+    assert 0 <= board["y"] - (bar["y"] + bar["height"]) <= 12 and bar["height"] <= 50, (bar, board)
+    assert page.locator("#queue-move-off:disabled").count() == 1  # its own turn: the moves are the board's
+    page.locator("#orders-review > summary").click()
+    review = page.locator("#orders-review .orders-pop")
+    assert review.is_visible() and "min_rank" not in review.inner_text() and "(min" not in review.inner_text()
+    switch = page.locator("form[data-kind=payment] input[type=checkbox][role=switch]")
+    assert switch.count() == 1 and not switch.is_checked()
+    with page.expect_response(lambda r: "/orders/set/" in r.url):
+        switch.check()  # sent at once, in place
+    page.wait_for_selector("#orders-review[open] form[data-kind=payment] input[type=checkbox]:checked", timeout=15_000)
+    page.locator(".table-head h1").click()  # a click outside closes the review
+    assert not page.locator("#orders-review").evaluate("d => d.open")
+    # the chat button: in the head row, covering nothing; the take-back reason and last move whole
+    jump = page.locator("#chat-jump")
+    assert jump.is_visible() and page.evaluate(COVERED) == []
+    assert page.locator("#undo-why").evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1")
+    box = "#recap" if page.locator("#recap").count() else "#last-move"
+    lines = _whole_lines(page, box)
+    assert abs(lines - round(lines)) < 0.05 and round(lines) >= 4, lines
+    # the site's menu in one row at 1280 px, in either language; the chat's field the column's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    if wide:
+        tops = page.locator("#site-nav > *:visible").evaluate_all(
+            "els => els.map(e => Math.round(e.getBoundingClientRect().top + e.offsetHeight / 2))")
+        assert max(tops) - min(tops) <= 4, f"the menu wraps: {tops}"
+        brand = page.locator("header.top .brand").bounding_box()
+        assert brand["height"] < 40, brand  # "Spieltisch" on one line
+        field = page.locator("#chat-text").bounding_box()
+        assert field["width"] >= 260, field
+    # a move swaps in place (no page load) and what it changed is marked
+    page.evaluate("window.__marker = 1")
+    version = int(page.locator("#live").get_attribute("data-version"))
+    page.locator(".ord-hand .ord-actions button:enabled").first.click()
+    page.wait_for_selector(f"#live[data-version='{version + 1}']", timeout=15_000)
+    assert page.evaluate("window.__marker") == 1, "the move loaded the page"
+    assert page.locator("#last-move, #recap").count() == 1
+    assert page.locator("#board .is-last").count() >= 1
+    page.context.close()
+
+    # Alchemist: the chat button covers no cauldron, tile or control; the top area whole
+    match_id, sessions, mover = _match("alchemist", 3, 10, f"ga{lang}{size[0]}", lang=lang)
+    page = _open(browser, live_site, match_id, sessions[mover], size)
+    assert page.locator("#chat-jump").is_visible() and page.evaluate(COVERED) == []
+    cut = page.evaluate(CUT, ".table-head *, .strip *, .table-controls *, .orders-bar *")
+    assert cut == [], cut
+    assert page.evaluate(SPLIT, ".undo-why, .table-head, .orders-bar") == []
+    assert page.locator("#queue-move-off:disabled, #queue-move").count() == 1
+    if wide:
+        assert page.locator("#site-nav").evaluate("n => n.scrollWidth <= n.clientWidth + 1")
+    page.context.close()
+
+
+def test_orden_queues_a_move_from_the_board(live_site, browser):
+    """A waiting Der Orden player queues a card of the hand from the board itself; the queue names
+    it, in German, reviewable in the row above the board."""
+    match_id, sessions, mover = _match("orden", 2, 12, "queue", until=_orden_turn_start, lang="de")
+    page = _open(browser, live_site, match_id, sessions[1 - mover], PHONE)
+    page.evaluate("window.__marker = 1")
+    page.locator("#queue-move").click()
+    page.wait_for_selector("#queue-banner", timeout=15_000)
+    card = page.locator(".ord-hand .ord-card:has(.ord-actions button:enabled)").first
+    name = card.locator(".ord-name").inner_text()
+    card.locator(".ord-actions button").first.click()
+    page.wait_for_selector("#orders-queued li", timeout=15_000)
+    assert page.locator("#orders-queued li .orders-move").inner_text().startswith(f"Ausspielen „{name}“")
+    assert page.locator("#orders-count").inner_text() == "1 festgelegt"
+    assert page.evaluate("window.__marker") == 1
     page.context.close()

@@ -23,7 +23,6 @@ from games import registry
 from games.base import IllegalAction
 from games.rng import Rng
 from matches import services
-from matches.models import Match
 from tests.conformance import proofs
 from tests.support.chipgame import PLUGIN as CHIPS
 

@@ -2,7 +2,8 @@
 "Chaos soak"): about 35 s of moves, chat and finishing matches on a private stack while Redis,
 the worker (SIGKILL), the socket server and PostgreSQL are restarted once each, in random
 order. Then, from the database and the SMTP sink: no move lost or doubled, no chat line
-twice, every finished match rated and summarised once, every "your turn" mail sent once, and
+twice, every finished match rated and summarised once, every due "your turn" notice mailed
+once and none for a turn already played, and
 the follow-up lag under 5 s within 60 s of each fault. Real-services pass only."""
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def test_short_chaos_soak():
     killed = sum(1 for f in result["faults"] if f["kind"] == "worker")
     assert checks["turn_mails_twice"] == 0, result
     assert checks["turn_mails_missing"] <= 2 * killed, result
+    assert checks["turn_mails_for_a_turn_played_first"] == checks["turn_mails_not_due_sent"] == 0, result
+    assert checks["turn_mails_expected"] > 0, result  # (the turns left open at the end fell due)
     followups = {goal: goals[goal] for goal in ("finished_rated_and_summarised_once",
                                                 "lag_under_5s_within_60s_after_each_fault")}
     assert all(followups.values()), (f"follow-up goals missed: {followups}", result)

@@ -8,8 +8,8 @@ from django.db import OperationalError
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from config.cache import ResilientRedisCache
-from config.errors import server_error_or_unavailable
+from core.cache import ResilientRedisCache
+from web.errors import server_error_or_unavailable
 from matches.models import LogEntry
 from tests.platform.helpers import start_minigame, to_move_user
 
@@ -38,7 +38,7 @@ def test_moves_commit_quickly_while_redis_is_down(make_user, settings):
     dead = f"redis://127.0.0.1:{closed_port()}/7"
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                            "CONFIG": {"hosts": [{"address": dead}]}}}
-    settings.CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": dead}}
+    settings.CACHES = {"default": {"BACKEND": "core.cache.ResilientRedisCache", "LOCATION": dead}}
     layers.channel_layers.backends.clear()
     try:
         alice, bob = make_user("alice"), make_user("bob")

@@ -11,6 +11,13 @@ from tests.ratings.play import play_to_end, start
 pytestmark = pytest.mark.django_db
 
 
+def bars(chart: str) -> dict[str, str]:
+    """{label: value as shown} of a bar chart."""
+    import re
+
+    return dict(re.findall(r'<span class="bar-label">([^<]*)</span>.*?<span class="bar-value">([^<]*)</span>', chart))
+
+
 def test_alchemist_statistics_from_finished_matches(make_user, client):
     alice, bob = make_user("alice"), make_user("bob")
     matches = [play_to_end(start("alchemist", [alice, bob]), seed=s) for s in (1, 2, 3)]
@@ -35,10 +42,10 @@ def test_alchemist_statistics_from_finished_matches(make_user, client):
     assert {"school-points", "school-decided", "wins-school", "moves", "turn-order"} <= set(by_id)
     assert f"{decided} of 3 matches with schools" in by_id["school-decided"]["note"]
     page = client.get("/stats/alchemist/").content.decode()
-    assert page.count("<svg class=\"chart") == len(sections)  # (the header has icons of its own)
+    assert page.count('<div class="chart bars') == len(sections)
     for school, pts in points.items():
         shown = sum(pts) / len(pts)
-        assert f"{charts._num(shown)}</text>" in by_id["school-points"]["chart"], school
+        assert bars(by_id["school-points"]["chart"])[school] == charts._num(shown), school
 
 
 def test_school_decided_means_someone_else_would_lead_without_school_points():
@@ -57,12 +64,13 @@ def test_orden_win_rates_per_path_and_deck_and_rounds():
             (2, {"places": [2, 1], "start": 0, "orden": {"paths": ["schwert", "hammer"],
                                                          "decks": ["starter:schwert", "starter:hammer"], "rounds": 12}})]
     by_id = {s["id"]: s for s in figures.sections_of(orden, rows, "en")}
-    assert "Path of the Sword: 50 %" in by_id["wins-path"]["chart"]  # the sword: one win in two games
-    assert "Path of the Book: 0 %" in by_id["wins-path"]["chart"]
-    assert "own deck: 0 %" in by_id["wins-deck"]["chart"]
+    paths = bars(by_id["wins-path"]["chart"])
+    assert paths["Path of the Sword"] == "50 %" and paths["Path of the Book"] == "0 %"  # the sword: 1 win in 2
+    assert bars(by_id["wins-deck"]["chart"])["own deck"] == "0 %"
     assert "Average: 11.0 rounds." == by_id["rounds"]["note"]
     # seat 0 started both: it won the first match, the second to move won the second
-    assert "1. to move: 50 %" in by_id["turn-order"]["chart"]
+    assert bars(by_id["turn-order"]["chart"])["1. to move"] == "50 %"
+    assert 'class="bar-marker" style="left:50.0%"' in by_id["turn-order"]["chart"]  # the equal share
     head = figures.headline(rows)
     assert head["start_share"] == 50.0 and head["fair_share"] == 50.0 and head["count"] == 2
 

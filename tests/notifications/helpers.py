@@ -203,3 +203,15 @@ def wait_workers_idle(timeout: float = 30.0) -> None:
         if quiet >= 2:
             return
         time.sleep(0.2)
+
+
+def fall_due(after_minutes: float = 120):
+    """The notification sweep as it runs ``after_minutes`` from now: the deferred notices
+    (your turn, chat, start, end: notifications/attention.py) that are due by then are decided."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from notifications import services
+
+    return services.flush(now=timezone.now() + timedelta(minutes=after_minutes))

@@ -1,7 +1,7 @@
 """A calm centre: a match's notifications are one entry ("3 updates in … since you last
 looked"), unread entries are marked, one click leads into the match; the page and the API cost
-the same number of queries however many there are. The "your turn" mail still comes once per
-turn (one mail until the player acted)."""
+the same number of queries however many there are. The "your turn" mail comes at most once per
+turn (one mail until the player acted), and only for a turn still open when it falls due."""
 import re
 
 import pytest
@@ -13,6 +13,7 @@ from matches import services as match_services
 from notifications import services
 from notifications.models import Notification
 from tests.conftest import wait_for
+from tests.notifications.helpers import fall_due
 from tests.platform.helpers import start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,13 +43,16 @@ def test_a_matchs_turns_are_one_entry_with_a_count(mail, make_user):
     match = start_minigame(anna, bert)
     first = to_move_user(match)
     other = bert if first == anna else anna
-    # Three turns for ``first`` (they act in between, so each is a new turn and a new mail).
+    # Three turns for ``first`` (they act in between, so each is a new turn).
     for _ in range(2):
         _play_one(match)
         _play_one(match)
     assert Notification.objects.filter(user=first, kind="your_turn", read_at__isnull=True).count() == 3
-    # One mail per turn: three turns, three mails -- never one per opponent move.
-    wait_for(lambda: len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 3)
+    # Turn mails wait for the delay; then only the turn still open is mailed (the two played
+    # before their delay ended send nothing).
+    fall_due()
+    wait_for(lambda: [m for m in mail.to(first.email) if "Your turn" in m["Subject"]])
+    assert len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 1
     services.notify(first, "tournament_paired", {"tournament": "Herbst", "round": 1}, key="paired:x")
 
     client = Client()
@@ -98,13 +102,16 @@ def test_no_second_turn_mail_while_the_player_has_not_acted(mail, make_user):
     anna, bert = make_user("anna"), make_user("bert")
     match = start_minigame(anna, bert)
     first = to_move_user(match)
-    wait_for(lambda: mail.to(first.email))
     match.refresh_from_db()
     for _ in range(3):
         send_change_signals(match.pk, match.version, match.status, match.to_move, None)
     assert Notification.objects.filter(user=first, kind="your_turn").count() == 1
+    fall_due()
+    wait_for(lambda: mail.to(first.email))
+    fall_due()  # again: nothing new
     _play_one(match)  # they act; the next turn is a new one
     _play_one(match)
+    fall_due()
     wait_for(lambda: len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 2)
     assert len([m for m in mail.to(first.email) if "Your turn" in m["Subject"]]) == 2
 

@@ -9,7 +9,7 @@ from notifications import services
 from notifications.models import Delivery, PushSubscription
 from notifications.push import public_key
 from tests.conftest import wait_for
-from tests.notifications.helpers import browser_keys, decrypt_push
+from tests.notifications.helpers import browser_keys, decrypt_push, fall_due
 from tests.platform.helpers import start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,6 +35,11 @@ def test_turn_push_arrives_encrypted_and_signed(push_endpoint, notification_work
 
     match = start_minigame(anna, bert)
     first = to_move_user(match)
+    # A turn push waits 2 minutes (the default) after the player left: their last request (the
+    # subscription above) counts as present for 3 minutes.
+    fall_due(2)
+    assert not push_endpoint.received
+    fall_due(6)
     got = wait_for(lambda: [p for p in push_endpoint.received if p["path"] == f"/push/{first.username}"])
     push = got[0]
     assert push["headers"]["content-encoding"] == "aes128gcm"

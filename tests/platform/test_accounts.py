@@ -38,7 +38,7 @@ def test_password_reset_by_mail(client, make_user):
     make_user("vergesslich")
     client.post("/accounts/password/reset/", {"email": "vergesslich@example.org"})
     assert len(mail.outbox) == 1
-    # The link points to the site's own address (config/served.py), not the request's host.
+    # The link points to the site's own address (web/served.py), not the request's host.
     path = re.search(r"http://[^/\s]+(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
     r = client.get(path, follow=True)
     form_url = r.redirect_chain[-1][0] if r.redirect_chain else path

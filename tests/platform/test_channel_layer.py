@@ -7,7 +7,7 @@ from django.conf import settings
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis channel layer: real-services pass")
 def test_a_burst_larger_than_the_pool_waits_instead_of_failing():
-    from config.channel_layer import BlockingPoolRedisChannelLayer
+    from core.channel_layer import BlockingPoolRedisChannelLayer
 
     layer = BlockingPoolRedisChannelLayer(hosts=[{"address": settings.REDIS_URL, "max_connections": 3}],
                                           prefix="burst-test")
@@ -31,7 +31,7 @@ def test_group_send_many_delivers_each_group_its_own_message(kind):
     """A change's frames in one batch: every member of every group gets that group's message
     (members of one process share a Redis key), nobody gets another group's, an empty group is
     skipped, and a second batch arrives too."""
-    from config import channel_layer
+    from core import channel_layer
 
     layer = getattr(channel_layer, kind)(hosts=[{"address": settings.REDIS_URL}], prefix="many-test")
 

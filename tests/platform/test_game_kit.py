@@ -120,3 +120,26 @@ def test_a_plugin_of_the_old_interface_plays_on_the_site(old_game, make_user, cl
     stats = client.get("/stats/altspiel/")
     assert stats.status_code == 200 and "chart-moves" in stats.content.decode()
     assert 'id="learn-altspiel"' in client.get("/learn/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_games_own_rows_are_exported_and_erased_with_the_account(make_user):
+    """What a game's Django app declares as a person's (``AppConfig.personal_data``: Der Orden's
+    saved decks) is in the export and goes with the account; nobody else's rows are touched."""
+    from django.apps import apps
+
+    from privacy.erase import erase, personal_rows
+    from privacy.export import export
+
+    config = apps.get_app_config("orden_web")
+    model_name, lookups = "SavedDeck", config.personal_data["SavedDeck"]
+    assert (config.label, model_name, tuple(lookups)) in personal_rows()
+    model = config.get_model(model_name)
+    anna, bert = make_user("anna"), make_user("bert")
+    field = lookups[0]
+    mine = model.objects.create(**{field: anna}, name="Annas Deck", pfad=[], cards=[])
+    theirs = model.objects.create(**{field: bert}, name="Berts Deck", pfad=[], cards=[])
+    rows = export(anna)["games"][config.label][model_name]
+    assert [r["id"] for r in rows] == [mine.pk] and rows[0]["name"] == "Annas Deck"
+    erase(anna)
+    assert not model.objects.filter(pk=mine.pk).exists() and model.objects.filter(pk=theirs.pk).exists()

@@ -1,4 +1,4 @@
-"""The collector's settings for server and worker processes (config/warmup.py, config/gcstats.py;
+"""The collector's settings for server and worker processes (core/warmup.py, core/gcstats.py;
 the steady tail, docs/performance.md). Each case runs in a fresh interpreter: thresholds and
 callbacks are per process and must not leak into the test run."""
 import json
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import gc, json
-from config.warmup import freeze_heap
+from core.warmup import freeze_heap
 freeze_heap()
 for _ in range(50):  # cyclic garbage: young collections run and are recorded
     a = []; a.append(a); b = [[i] for i in range(2000)]; del a, b

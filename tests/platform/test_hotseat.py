@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 @override_settings(GAME_AUTHOR_TOOLS=False)
 def test_everything_is_404_with_the_flag_off(client, make_user):
     author = make_user("author")
+    assert client.get("/author/hotseat/").status_code == 404  # signed out: no redirect to log in either
     client.force_login(author)
     assert client.get("/author/hotseat/").status_code == 404
     assert client.post("/author/hotseat/", {"game": "kartenduell", "players": "2"}).status_code == 404
@@ -55,3 +56,15 @@ def test_one_person_plays_every_seat_through_the_services(client, make_user):
     # somebody else's hot-seat match does not exist for them
     client.force_login(other)
     assert client.get(f"/author/hotseat/{match.pk}/seat/0/").status_code == 404
+
+
+@override_settings(GAME_AUTHOR_TOOLS=True)
+def test_every_registered_game_opens_on_the_hot_seat_table(client, make_user):
+    from games import registry
+
+    client.force_login(make_user("author"))
+    for slug, plugin in sorted(registry.plugins().items()):
+        r = client.post("/author/hotseat/", {"game": slug, "players": str(plugin.meta.min_players)}, follow=True)
+        page = r.content.decode()
+        assert r.status_code == 200 and 'id="hotseat-state"' in page and 'id="board"' in page, slug
+        assert page.count("hotseat-seats") and page.count("data-seat=") >= plugin.meta.min_players

@@ -126,3 +126,62 @@ def start_minigame_of(game, host, *others):
         invitation = lobby.join(invitation.pk, user)
     invitation.refresh_from_db()
     return invitation.match
+
+
+def test_der_orden_queues_a_move_for_its_turn_and_keeps_it_through_windows(make_user, monkeypatch):
+    """Der Orden's "queue a move": a waiting seat queues a card of its hand (named on its table),
+    nothing of it leaves while the other seat's turn goes on, and it is played the moment the
+    waiting seat's own turn begins, in the transaction of the move that handed it over."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from match_page import make_match
+    from matches import services
+    from matches.models import LogEntry, Match
+
+    def turn_start(state):
+        return state.get("phase") == "main" and state["t"]["plays"] == 0 and state["t"]["acts"] == 0
+
+    match, mover = make_match("orden", 2, 6, "q", until=turn_start)
+    plugin = registry.get("orden")
+    waiter = match.seats.exclude(user=mover).get().user
+    w = match.seats.get(user=waiter).seat
+    queueable = plugin.premove_actions(match.state, w)
+    assert queueable and {a["type"] for a in queueable} <= {"play", "activate"}
+    play = next(a for a in queueable if a["type"] == "play")
+    c = _client(waiter, "de")
+    live = c.get(f"/matches/{match.pk}/live/?queue=1").content.decode()
+    assert 'id="queue-banner"' in live and f'action="/matches/{match.pk}/orders/queue/"' in live
+    r = c.post(f"/matches/{match.pk}/orders/queue/", {"action": json.dumps(play)}, HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    from games.orden import rules as R
+
+    no = match.state["ci"][play["card"]]
+    assert f"Ausspielen „{R.C[no].name.de}“" in body and 'id="orders-queued"' in body
+    assert 'id="orders-review" open' in body  # the answer shows what changed
+    # the mover's page shows nothing of it
+    assert 'id="orders-queued"' not in _client(mover).get(f"/matches/{match.pk}/").content.decode()
+    # the mover plays on and ends the turn; the queued card is played as the waiter's turn begins
+    for _ in range(30):
+        match = Match.objects.get(pk=match.pk)
+        if match.to_move != [1 - w]:
+            break
+        legal = plugin.engine.legal_actions(match.state, 1 - w)
+        action = next((a for a in legal if a["type"] == "end_turn"), legal[0])
+        services.submit_action(match.pk, mover, action, match.version)
+    match = Match.objects.get(pk=match.pk)
+    last = LogEntry.objects.filter(match=match, seat=w, kind=LogEntry.Kind.ACTION).order_by("-seq").first()
+    assert last is not None and last.action == play, "the queued card was not played when the turn came"
+    assert match_orders.get(match.pk, waiter)["orders"] == []
+
+
+def test_der_orden_keeps_queued_moves_while_a_window_asks_the_seat():
+    """A reaction window or payment that asks the waiting seat between its turns is no place for
+    its queued card: the platform leaves the queue alone there (``premove_due``)."""
+    state = {"phase": "react", "res": None, "cur": 0, "pend": {"asked": 1}}
+    plugin = registry.get("orden")
+    assert not plugin.premove_due(state, 1)
+    assert not plugin.premove_due({**state, "phase": "pay", "res": {"seat": 1}}, 1)
+    assert plugin.premove_due({"phase": "main", "res": None, "cur": 1}, 1)
+    assert registry.get("alchemist").premove_due({}, 0)  # the default: whenever the seat is to move

@@ -1,4 +1,4 @@
-"""HTTP load shedding (config/shedding.py) under a real gunicorn: an API request that waited
+"""HTTP load shedding (web/shedding.py) under a real gunicorn: an API request that waited
 longer than the budget for a thread is answered 503 + Retry-After at once; pages wait."""
 import os
 import socket
@@ -22,7 +22,7 @@ def gunicorn():
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "tests.support.slow_wsgi:application", "-b", f"127.0.0.1:{port}",
-         "-w", "1", "-k", "config.shedding.QueueTimedWorker", "--threads", "1", "--log-level", "warning"],
+         "-w", "1", "-k", "web.shedding.QueueTimedWorker", "--threads", "1", "--log-level", "warning"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"})
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

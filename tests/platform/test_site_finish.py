@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from config.errors import server_error_or_unavailable
+from web.errors import server_error_or_unavailable
 from notifications.kinds import text
 from tests.platform.helpers import start_minigame
 

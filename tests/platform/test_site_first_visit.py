@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext, override_settings
 
-from config import served
+from web import served
 from games import registry
 from guide.hints import hints
 from lobby import services as lobby

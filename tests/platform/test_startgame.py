@@ -46,7 +46,8 @@ def test_the_new_package_passes_the_suite_and_plays_on_the_site(generated, make_
         assert (home / "templates" / "frontend" / "rules" / f"{SLUG}.{lang}.html").is_file()
     ran = check_plugin(plugin, seeds=(1, 2))
     assert {"test_metadata", "test_playout_keeps_the_contract", "test_views_hide_what_they_must",
-            "test_bots_play_legal_moves_to_the_end"} <= set(ran)
+            "test_bots_play_legal_moves_to_the_end", "test_secrets_are_kept",
+            "test_every_option_combination_plays"} <= set(ran)
 
     from matches import services
 

@@ -16,9 +16,11 @@ pytestmark = pytest.mark.django_db
 
 # Words of the other language that have leaked into pages before (game terms, tournament options).
 NOT_EN = ["Auslage", "BURG", "MYSTERIUM", "Burg ", "Eiserner Thron", "Mittelerde", "Fortgeschritten", "Ruhmespunkt",
-          "Karte", "Ablage", "Nachziehstapel", "AUSSPIELEN", "AKTIONEN", "RANG ", "Spieler", " und "]
+          "Karte", "Ablage", "Nachziehstapel", "AUSSPIELEN", "AKTIONEN", "RANG ", "Spieler", " und ", "Pilze",
+          "Schlangengift", "Vogelbeine", "Trollaugen", "Spinnen"]
 NOT_DE = ["Display", "CASTLE", "Castle", "fame point", "draw pile", "discard pile", "Rules text", "Iron Throne",
-          "Middle-earth", "Advanced", " the ", " and ", "PLAYS", "RANK ", "Take back"]
+          "Middle-earth", "Advanced", " the ", " and ", "PLAYS", "RANK ", "Take back",
+          "mushrooms", "snake venom", "bird legs", "troll eyes", "spiders"]
 PLURAL_HACK = re.compile(r"\w\((s|n|en|e|er)\)", re.I)
 DOUBLE_DOT = re.compile(r"[ap]\.m\.\.|\.\.(?!\.)")
 

@@ -134,7 +134,7 @@ def test_rate_limit_keys_take_any_text():
     """Behind the guard, the limiter still builds keys the cache (Redis: UTF-8) can store."""
     from django.core.cache import cache
 
-    from config.ratelimit import _key
+    from web.ratelimit import _key
 
     key = _key("login-user", "\ud800x\udfff", 1)
     assert cache.add(key, 0, timeout=5) and cache.incr(key) == 1

@@ -1,6 +1,6 @@
 """Issue 26, item 3: a one-line name is one line. CR/LF, other control characters and the
 Unicode line separators are refused with a form error (pages) or a 400 naming the field (API),
-and nothing is stored (config/oneline.py)."""
+and nothing is stored (web/oneline.py)."""
 import pytest
 from django.test import Client
 

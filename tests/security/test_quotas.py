@@ -1,6 +1,6 @@
 """Issue 17, item 7: per-user limits on making the things that fill pages everyone reads —
 invitations (the lobby), chat lines, tournaments — and decks. Counted atomically when made
-(config/ratelimit.py), shared by the API and the pages, and a refused form does not count."""
+(web/ratelimit.py), shared by the API and the pages, and a refused form does not count."""
 import random
 import time
 
@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config.ratelimit import DEFAULTS, WINDOWS
+from web.ratelimit import DEFAULTS, WINDOWS
 from lobby.models import Invitation
 from matches.models import ChatMessage
 from tests.addresses import fresh_ip

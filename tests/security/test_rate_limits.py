@@ -1,5 +1,5 @@
 """Rate limits: log-in (per address and per account), sign-up/reset mails, moves by the game
-page's forms (config/ratelimit.py) and by the API (DRF "actions" throttle) — at the real rates."""
+page's forms (web/ratelimit.py) and by the API (DRF "actions" throttle) — at the real rates."""
 import random
 import time
 
@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
-from config.ratelimit import limits
+from web.ratelimit import limits
 from matches.models import LogEntry
 from tests.addresses import fresh_ip
 from tests.platform.helpers import start_minigame, to_move_user
@@ -83,7 +83,7 @@ def test_successful_logins_do_not_count(make_user):
 
 
 def test_game_page_moves_are_limited(make_user, settings):
-    from config.ratelimit import DEFAULTS
+    from web.ratelimit import DEFAULTS
 
     assert DEFAULTS["match-post"] == 600
     # 601 moves can outlast the 15 s of the minute the test is sure of on a loaded machine

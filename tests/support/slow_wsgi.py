@@ -1,7 +1,7 @@
-"""A WSGI app for the shedding test: every request takes 0.3 s, behind config.shedding."""
+"""A WSGI app for the shedding test: every request takes 0.3 s, behind web.shedding."""
 import time
 
-from config.shedding import shed_late_api
+from web.shedding import shed_late_api
 
 
 def _slow(environ, start_response):

@@ -78,3 +78,21 @@ def test_the_organizer_does_not_end_the_round_while_their_own_table_is_open(make
     assert open_round(t).number == 1  # the other table is still being played
     services.next_round(t, org)  # now it may
     assert open_round(t).number == 2
+
+
+def test_a_casual_event_starts_while_its_organizer_plays(make_user):
+    """The form's help says only formal and premium events forbid officials to play (issue 54):
+    a casual one starts with its organizer among the players and no other official."""
+    from tournaments.forms import TournamentForm
+
+    help_text = str(TournamentForm("en").fields["level"].help_text)
+    assert help_text == "Formal and premium: the organizer and judges may not play."
+    org, a, b = make_user("org"), make_user("a"), make_user("b")
+    t = make_tournament(org, [org, a, b], rounds=2)
+    assert t.level == "casual"
+    services.start(t, org)
+    t.refresh_from_db()
+    assert t.status == "running" and open_round(t) is not None
+    formal = services.create_tournament(org, game="kartenduell", name="Formal", level="formal")
+    with pytest.raises(Forbidden, match="may not play"):
+        services.register(formal, org)

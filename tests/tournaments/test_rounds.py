@@ -240,7 +240,12 @@ def test_pods_of_three_or_four_scored_by_placement(make_user):
 
 
 @pytest.mark.django_db
-def test_league_table_rank_points_late_sign_up_and_season_end(make_user):
+def test_league_table_rank_points_late_sign_up_and_season_end(make_user, monkeypatch):
+    from games import registry
+
+    # The test game scores leagues by rank here, as Der Orden does (Plugin.league_rank_points).
+    monkeypatch.setattr(registry.get("kartenduell"), "league_rank_points",
+                        lambda: {"0": 0, "III": 3, "VI+": "6.5"})
     org = make_user("org")
     ps = [make_user(f"p{i}") for i in range(4)]
     t = make_tournament(org, [], format="league", structure="basis", rounds=None, scoring="placement",

@@ -151,17 +151,6 @@ def test_organizer_drops_a_player_and_a_judge_disqualifies(make_user):
     assert r.status_code == 403 and r.json()["error"]
 
 
-@pytest.mark.django_db
-def test_casual_official_plays_only_with_a_second_official(make_user):
-    org, judge = make_user("org"), make_user("judge")
-    t = make_tournament(org, [org, make_user("p1"), make_user("p2")])
-    with pytest.raises(Conflict):  # nobody could decide the organizer's table
-        services.start(t, org, now=T0)
-    services.add_official(t, org, judge)
-    services.start(t, org, now=T0)
-    assert open_round(t) is not None
-
-
 # --- 6. smaller --------------------------------------------------------------------------------------
 @pytest.mark.django_db
 def test_open_rounds_bye_not_counted_in_standings(make_user):

@@ -96,7 +96,16 @@
     jump.appendChild(document.createTextNode(" "));
     jump.appendChild(badge);
     jump.appendChild(sr);
-    document.body.appendChild(jump);
+    // On the game table the button sits in the page's head row, in the flow: it covers nothing
+    // (floating in a corner it hid the clocks on a desktop, cauldrons and cards on a phone).
+    var head = document.querySelector(".game-table .table-head");
+    if (head) {
+      jump.classList.add("in-head");
+      jump.hidden = false;
+      head.appendChild(jump);
+    } else {
+      document.body.appendChild(jump);
+    }
     jump.addEventListener("click", function (ev) {
       ev.preventDefault();
       box.open = true;
@@ -108,7 +117,7 @@
     if (!("IntersectionObserver" in window)) return;
     new IntersectionObserver(function (entries) {
       entries.forEach(function (e) {
-        jump.hidden = e.isIntersecting;
+        if (!head) jump.hidden = e.isIntersecting;
         if (e.isIntersecting) readChat();  // scrolled to the open chat: its lines are read
       });
     }).observe(box);

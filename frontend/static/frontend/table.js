@@ -109,6 +109,20 @@
       }
     });
   }
+  // A switch (an order kind with nothing to choose: on or off) acts when flipped: its form is
+  // sent at once (in place, like every form of the table).
+  document.addEventListener("change", function (ev) {
+    var box = ev.target;
+    if (box.matches && box.matches("input[data-autosubmit]") && box.form) box.form.requestSubmit();
+  });
+  // The orders' review opens over the board: a click elsewhere or Escape closes it.
+  function closeReview(ev) {
+    var review = document.getElementById("orders-review");
+    if (!review || !review.open) return;
+    if (ev.type === "keydown" ? ev.key === "Escape" : !review.contains(ev.target)) review.open = false;
+  }
+  document.addEventListener("click", closeReview);
+  document.addEventListener("keydown", closeReview);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

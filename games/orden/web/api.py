@@ -7,7 +7,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.oneline import one_line
+from web.oneline import one_line
 
 from . import services
 from .models import SavedDeck

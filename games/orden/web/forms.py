@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.oneline import one_line
+from web.oneline import one_line
 from games.orden.catalog import cardset
 from games.orden.decks import CURRENT, with_current_versions
 from games.orden.schema import OPTIONAL_RANKS, RANKS

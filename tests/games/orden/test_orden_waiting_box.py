@@ -51,7 +51,10 @@ def test_an_own_path_card_that_cannot_be_used_says_why():
     out, _ = render(sc.state, 0, "en")
     seat = out[out.index('data-anchor="seat-0"'):out.index('data-anchor="seat-1"')]
     knappe = seat[seat.index("ord-zone-pfad"):seat.index("ord-zone-auslage")]
-    assert re.search(r'<div class="ord-actions ord-off"><button type="button" disabled>Use</button> '
-                     r'<small class="ord-why" title="It is not your turn.">', knappe)
+    assert re.search(r'<div class="ord-actions ord-off"><button type="button" disabled title="It is not your turn.">Use'
+                     r'</button> <small class="ord-why visually-hidden">It is not your turn.</small>', knappe)
+    # said once, whole, above the seat's cards (a card is too narrow for it beside its button)
+    assert '<p class="ord-seat-why">Use: It is not your turn.</p>' in seat
     mine, _ = render(Scenario([actor(), objector()]).state, 0, "en")  # its turn: the Use buttons
-    assert "ord-off" not in mine[mine.index('data-anchor="seat-0"'):mine.index('data-anchor="seat-1"')]
+    own = mine[mine.index('data-anchor="seat-0"'):mine.index('data-anchor="seat-1"')]
+    assert "ord-off" not in own and '<p class="ord-seat-why"></p>' in own  # the line stays, empty

@@ -24,6 +24,10 @@
       var o = JSON.parse(b.dataset.order);
       b.setAttribute("aria-pressed", orders.some(function (x) { return same(x, o); }) ? "true" : "false");
     });
+    box.querySelectorAll(".ord-order-switch").forEach(function (c) {
+      var o = JSON.parse(c.dataset.order);
+      c.checked = orders.some(function (x) { return same(x, o); });
+    });
   }
 
   function reveal(root) {
@@ -38,25 +42,27 @@
     });
   }
 
+  // a button sets its order; a switch sets it when ticked and removes it when unticked
   function save(button) {
     var box = button.closest(".ord-orders");
     var url = box && urlOf(box);
     if (!url) return;
     var status = box.querySelector(".ord-orders-status");
     var order = JSON.parse(button.dataset.order);
+    var off = button.type === "checkbox" && !button.checked;
     var headers = {"Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json"};
     button.disabled = true;
     fetch(url, {credentials: "same-origin", headers: headers})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (data) {
         var orders = (data.orders || []).filter(function (o) { return o.kind !== order.kind; });
-        orders.push(order);
+        if (!off) orders.push(order);
         return fetch(url, {method: "PUT", credentials: "same-origin", headers: headers,
                            body: JSON.stringify({orders: orders})});
       })
       .then(function (r) {
         if (!r.ok) throw new Error(r.status);
-        mark(box, [order]);
+        mark(box, off ? [] : [order]);
         if (status) status.textContent = box.dataset.saved;
       })
       .catch(function () { if (status) status.textContent = box.dataset.failed; })
@@ -66,6 +72,9 @@
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest(".ord-order");
     if (button) save(button);
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target.classList && e.target.classList.contains("ord-order-switch")) save(e.target);
   });
   document.addEventListener("DOMContentLoaded", function () { reveal(document); });
   document.addEventListener("htmx:afterSwap", function (e) { reveal(e.target); });

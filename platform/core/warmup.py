@@ -34,11 +34,11 @@ def freeze_heap() -> None:
 
 def tune_gc() -> None:
     """``GC_THRESHOLD=a,b,c`` (gc.set_threshold) for this process, the collector's pauses
-    recorded with ``GC_STATS_DIR`` (config/gcstats.py), and ``SWITCH_INTERVAL`` (seconds,
+    recorded with ``GC_STATS_DIR`` (core/gcstats.py), and ``SWITCH_INTERVAL`` (seconds,
     sys.setswitchinterval): how long a busy thread keeps the GIL from the others. A socket
     server's move threads hold it against the event loop that reads and writes the sockets; the
     default 5 ms is a candidate for the tail (docs/performance.md, "Steady tail")."""
-    from config import gcstats
+    from core import gcstats
 
     threshold = os.environ.get("GC_THRESHOLD")
     if threshold:

@@ -32,7 +32,7 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 
 def _is_redis(layer) -> bool:
-    # isinstance, not the module name: the site's layer is a subclass in config.channel_layer.
+    # isinstance, not the module name: the site's layer is a subclass in core.channel_layer.
     try:
         from channels_redis.core import RedisChannelLayer
         from channels_redis.pubsub import RedisPubSubChannelLayer

@@ -1,11 +1,11 @@
 """Rate limits for the POSTs that need them, in one place: failed log-ins (password guessing;
 per address and per account, so a successful log-in never counts; the admin's log-in also
 locks one account from one address for 15 minutes after 5 failures), sign-ups and password
-resets (mail bombing), and the game page's move forms (the JSON API's actions have the
-"actions" throttle of api/throttles.py, counted with take() below), and per user the making of things that fill shared pages (invitations,
+resets (mail bombing), guest accounts, and the game page's move forms (the JSON API's actions
+have the "actions" throttle of api/throttles.py, counted with take() below), and per user the making of things that fill shared pages (invitations,
 chat lines, tournaments, decks). Fixed windows (a minute unless WINDOWS says otherwise) counted
 in the cache; with the cache down the
-limits are off rather than the site (config/cache.py fails open). Each request takes its
+limits are off rather than the site (core/cache.py fails open). Each request takes its
 place in the counter before it runs (atomic increment) and gives it back if it does not count,
 so the limits hold under concurrency; the per-account rule reads the username from forms and
 JSON bodies alike.
@@ -29,11 +29,12 @@ from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 DEFAULTS = {"login-ip": 20, "login-user": 10, "admin-login": 5, "signup-ip": 20, "reset-ip": 10, "match-post": 600,
+            "guest-ip": 10,  # guest accounts per address and hour
             # Things that fill pages everyone reads (lobby, tournaments, a match's chat), and
             # decks: per user, counted when made (a refused form does not count).
             "invitation-user": 10, "chat-user": 20, "tournament-user": 5, "deck-user": 30}
 # Window length in seconds of the rules that do not count per minute.
-WINDOWS = {"admin-login": 900, "invitation-user": 600, "tournament-user": 3600, "deck-user": 600}
+WINDOWS = {"admin-login": 900, "guest-ip": 3600, "invitation-user": 600, "tournament-user": 3600, "deck-user": 600}
 LOGIN = re.compile(r"^/(accounts/login|api/auth/token|admin/login)/$")
 ADMIN_LOGIN = re.compile(r"^/admin/login/$")
 
@@ -60,6 +61,8 @@ RULES = [
     # Every attempt counts: a refused form (a probe) costs as much as an account.
     ("signup-ip", re.compile(r"^/accounts/signup/$"), "ip", _any),
     ("reset-ip", re.compile(r"^/accounts/password/reset/$"), "ip", _any),
+    # Guest accounts ("Try it now", accounts/guests.py): counted when one was made, per address.
+    ("guest-ip", re.compile(r"^/learn/[\w-]+/try/$"), "anonymous-ip", _made),
     ("match-post", re.compile(r"^/matches/\d+/(act|undo|resign|chat)/$"), "user", _any),
     ("invitation-user", re.compile(r"^/(api/invitations|invitations/new(/[\w-]+)?|users/[^/]+/invite)/$"), "user",
      _made),
@@ -96,7 +99,7 @@ def client_ip(request) -> str:
 
 def posted_username(request) -> str:
     """The username a log-in posts, whatever the body's type: a form (urlencoded or multipart)
-    or JSON (the token endpoint's clients). The body was checked by config.guard (size, NUL,
+    or JSON (the token endpoint's clients). The body was checked by web.guard (size, NUL,
     nesting) before this runs."""
     ctype = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if ctype.endswith("json"):
@@ -116,6 +119,9 @@ def posted_username(request) -> str:
 def _ident(request, kind: str) -> str | None:
     if kind == "ip":
         return client_ip(request)
+    if kind == "anonymous-ip":  # only visitors not signed in (who would get a new guest)
+        user = getattr(request, "user", None)
+        return None if user is not None and user.is_authenticated else client_ip(request)
     if kind in ("username", "username-ip"):
         name = posted_username(request).strip().lower()[:150]
         if not name:

@@ -7,6 +7,9 @@
   would hit RecursionError);
 - a JSON body holding a lone surrogate ("\\ud800": valid JSON, but no text; a cache key, a
   database parameter or a response echoing it fails to encode);
+- form fields (urlencoded, multipart) or a query string that are not valid UTF-8: Django would
+  decode them with U+FFFD in place of the bytes and store the damaged text (a note, a chat
+  line); refused with a clear 400 instead;
 - a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE: 413 (Django itself would answer 400 only
   when a view reads it as a form);
 - a number in the path longer than any id: 404.
@@ -76,6 +79,8 @@ def _body_problem(request) -> tuple[int, str] | None:
     if ctype.startswith("multipart/"):
         # Parsed by Django (its own limits apply); a NUL in a field would reach PostgreSQL.
         try:
+            if _multipart_not_utf8(request.body, request.META.get("CONTENT_TYPE", "")):
+                return 400, NOT_UTF8()
             fields = request.POST
         except MultiPartParserError:
             return 400, _("The multipart body is malformed.")
@@ -94,7 +99,42 @@ def _body_problem(request) -> tuple[int, str] | None:
             return 400, _("The JSON body holds a lone surrogate (\\ud800-\\udfff), which is no text.")
     elif b"%00" in body:
         return 400, _("The request contains a NUL character.")
+    elif ctype == "application/x-www-form-urlencoded" and not _form_is_utf8(body):
+        return 400, NOT_UTF8()
     return None
+
+
+def NOT_UTF8() -> str:  # translated when refused
+    return _("The request is not valid UTF-8 text: send form fields and query strings encoded as UTF-8.")
+
+
+def _form_is_utf8(raw: bytes) -> bool:
+    """Every name and value of an urlencoded form (or query string) spells UTF-8 once decoded."""
+    try:
+        for pair in raw.split(b"&"):
+            unquote_to_bytes(pair.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _multipart_not_utf8(body: bytes, content_type: str) -> bool:
+    """A multipart body whose part headers or field values (not files) are not UTF-8. A body
+    that is no multipart at all is left to Django's parser (its own 400)."""
+    match = re.search(r'boundary="?([^";,]+)"?', content_type)
+    if not match:
+        return False
+    for part in body.split(b"--" + match.group(1).encode("latin-1")):
+        head, sep, content = part.partition(b"\r\n\r\n")
+        if not sep:
+            continue
+        try:
+            head.decode("utf-8")
+            if b"filename=" not in head:
+                content.removesuffix(b"\r\n").decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+    return False
 
 
 def _lone_surrogate(body: bytes) -> bool:
@@ -119,6 +159,8 @@ class RequestGuardMiddleware:
     def __call__(self, request):
         if _has_nul(request):
             return error_response(request, 400, _("The request contains a NUL character."))
+        if not _form_is_utf8(request.META.get("QUERY_STRING", "").encode("latin-1", "replace")):
+            return error_response(request, 400, NOT_UTF8())
         if HUGE_NUMBER_IN_PATH.search(request.path_info):
             return error_response(request, 404, _("Not found."))
         problem = _body_problem(request)

@@ -35,7 +35,7 @@ def remember(request) -> None:
         from django.core.cache import cache
 
         cache.set(CACHE_KEY, origin, None)
-    except Exception:  # the cache fails open (config/cache.py); the process still knows
+    except Exception:  # the cache fails open (core/cache.py); the process still knows
         log.debug("served origin not cached", exc_info=True)
 
 
