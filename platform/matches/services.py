@@ -8,6 +8,7 @@ to the log and rewrites the snapshot. Pushes and background jobs are scheduled w
 from __future__ import annotations
 
 import contextvars
+import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 import logging
@@ -629,6 +630,14 @@ def bot_action(plugin: Plugin, name: str, state: dict, seat: int, rng: Rng) -> d
     return rng.choice(plugin.engine.legal_actions(state, seat))  # the generic random-legal bot
 
 
+def bot_seed(seed: int, version: int, seat: int) -> int:
+    """A bot's random choices, reproducible per match, version and seat, but keyed through a
+    hash: the match's seed also orders its hidden cards, and a bot's visible choices must not
+    be an invertible function of it (SplitMix64 is not a one-way function)."""
+    digest = hashlib.blake2b(f"bot:{seed}:{version}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
 def play_bots(match_id: int) -> int:
     """Let bots move while a bot seat is to move. One transaction per move. Returns moves made.
     After BOT_MOVE_LIMIT moves a new task takes over (a task stays short, and a match of four
@@ -657,7 +666,7 @@ def _bot_loop(match_id: int) -> int:
             if bot_seat is None:
                 return made
             plugin = plugin_for(match)
-            rng = Rng(match.seed ^ (match.version * 0x9E3779B1) ^ bot_seat.seat)
+            rng = Rng(bot_seed(match.seed, match.version, bot_seat.seat))
             action = bot_action(plugin, bot_seat.bot, match.state, bot_seat.seat, rng)
             _apply(match, bot_seat.seat, action, holder=bot_seat)
         made += 1

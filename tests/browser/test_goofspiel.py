@@ -40,5 +40,8 @@ def test_a_match_against_the_bot_on_a_phone(live_site, browser):
     assert page.locator(".gops-history tbody tr").count() == 5
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path="/tmp/goofspiel-390-end.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path="/tmp/goofspiel-1280-end.png")
     match = db(lambda: Match.objects.get())
     assert match.status == "finished" and match.options == {"cards": 5, "ties": "discard"}

@@ -177,3 +177,14 @@ def test_a_long_all_bot_match_goes_on_in_a_new_task(monkeypatch, celery_worker):
     # The rest: in-process tasks on the embedded default, the worker on the real services.
     wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=60)
     assert Match.objects.get(pk=match.pk).version > 2
+
+
+def test_a_bots_random_choices_are_keyed_through_a_hash_of_the_seed():
+    """The seed also orders the hidden cards: a bot's Rng is reproducible per match, version
+    and seat, but no XOR of the seed (whose SplitMix64 outputs the bot's choices would expose)."""
+    from matches.services import bot_seed
+
+    seed = 0x1234_5678_9ABC
+    keys = {bot_seed(seed, v, s) for v in range(20) for s in range(4)}
+    assert len(keys) == 80 and bot_seed(seed, 3, 1) == bot_seed(seed, 3, 1)
+    assert not keys & {seed ^ (v * 0x9E3779B1) ^ s for v in range(20) for s in range(4)}

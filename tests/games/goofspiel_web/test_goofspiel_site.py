@@ -69,3 +69,33 @@ def test_a_three_player_match_plays_to_the_end_with_sealed_bids(make_user, clien
     page = client.get(f"/matches/{match_id}/").content.decode()
     assert 'data-finished="1"' in page
     assert client.get("/games/goofspiel/rules/").status_code == 200
+
+
+def test_rules_guided_match_and_statistics_come_from_the_package(make_user, client):
+    from gamestats.summaries import summarize_match
+    from games.goofspiel import PLUGIN
+    from matches import services
+    from matches.models import Match
+
+    page = client.get("/games/goofspiel/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="turn"' in page and "face down" in page
+    learner = make_user("lena")
+    client.force_login(learner)
+    r = client.post("/learn/goofspiel/")
+    assert r.status_code == 302
+    match = Match.objects.get(game="goofspiel")
+    assert [s.bot for s in match.seats.order_by("seat")].count("heuristic") == 1
+    page = client.get(r.url).content.decode()
+    assert "Bid: choose a card for the prize" in page  # the guide's hint beside the board
+    # Play it out (the bot's seat by its own bot) and summarise it as the follow-up does.
+    me = match.seats.get(user=learner).seat
+    while match.status == "active":
+        for seat in list(match.to_move):
+            if seat == me:
+                services.submit_action(match.pk, learner, PLUGIN.engine.legal_actions(match.state, me)[0], match.version)
+            else:
+                services.play_bots(match.pk)
+            match.refresh_from_db()
+    assert summarize_match(match.pk)
+    page = client.get("/stats/goofspiel/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Rounds ending in a tie" in page and "Average winning bid per prize value" in page
