@@ -71,6 +71,9 @@ def seed() -> dict:
 def check(page, label: str, problems: list) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    if width[0] > width[1]:
+        problems.append(f"{label}: {width[0]} px wide for {width[1]}")
     for v in Axe().run(page).response["violations"]:
         if v["impact"] in ("serious", "critical"):
             nodes = [(n["target"], (n.get("any") or [{}])[0].get("message", "")) for n in v["nodes"]][:3]
