@@ -6,7 +6,8 @@ The pages are brought into the states where axe found problems before: a flash m
 page (lobby after sign-up, invitation after joining, tournament after adding a bot: the message
 list), the tournament's "Add a bot" form (its select's label), Alchemist's taken value tiles
 (their contrast, on the table and in the replay), a last-move box and a log long enough to scroll
-(reachable by keyboard). At 1280x800 every page; at 390x844 the table pages and the guest ones.
+(reachable by keyboard). At 1280x800 every page; at 390x844 the table pages, the guest ones and
+a few in German.
 ``THEME_SHOTS=<dir>`` also saves a screenshot of every page there."""
 from __future__ import annotations
 
@@ -70,6 +71,9 @@ def seed() -> dict:
 def check(page, label: str, problems: list) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    if width[0] > width[1]:
+        problems.append(f"{label}: {width[0]} px wide for {width[1]}")
     for v in Axe().run(page).response["violations"]:
         if v["impact"] in ("serious", "critical"):
             nodes = [(n["target"], (n.get("any") or [{}])[0].get("message", "")) for n in v["nodes"]][:3]
@@ -139,6 +143,15 @@ def test_every_kind_of_page_passes_axe_in_light_and_dark(live_site, browser):
                     el.focus()
                     assert page.evaluate("document.activeElement.getAttribute('tabindex')") == "0"
             ctx.close()
+        # In German (a new account that chose it), on a phone: longer words, the same rules.
+        ctx = browser.new_context(viewport=PHONE, color_scheme=theme)
+        page = ctx.new_page()
+        sign_up(page, live_site, f"leser-{theme}", lang="de")
+        assert page.locator("html").get_attribute("lang") == "de"
+        for path in ("/lobby/", "/games/alchemist/rules/", "/games/orden/rules/", f"/tournaments/{t}/", "/my-games/"):
+            page.goto(live_site + path)
+            check(page, f"{theme} phone de {path}", problems)
+        ctx.close()
         # Joining an invitation on its page: the invitation page shows the message.
         ctx = browser.new_context(viewport=DESKTOP, color_scheme=theme)
         page = ctx.new_page()
