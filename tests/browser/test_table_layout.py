@@ -419,6 +419,7 @@ SPLIT = """sel => { const out = [];
     if (!el.offsetParent) continue;
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement.checkVisibility()) continue;  // e.g. in a closed <details>
       const re = /[^\\s·\\-–]+/g; let m;
       while ((m = re.exec(n.data))) {
         const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
@@ -511,6 +512,12 @@ def test_the_table_at_a_glance(live_site, browser, size, lang):
         assert brand["height"] < 40, brand  # "Spieltisch" on one line
         field = page.locator("#chat-text").bounding_box()
         assert field["width"] >= 260, field
+    # axe: nothing serious or critical on the table (cards focusable, the switch named)
+    from tests.browser.test_fit_and_a11y import check_page
+
+    problems = []
+    check_page(page, "orden table", problems, f"{size[0]}-{lang}")
+    assert problems == [], problems
     # a move swaps in place (no page load) and what it changed is marked
     page.evaluate("window.__marker = 1")
     version = int(page.locator("#live").get_attribute("data-version"))
@@ -531,6 +538,8 @@ def test_the_table_at_a_glance(live_site, browser, size, lang):
     assert page.locator("#queue-move-off:disabled, #queue-move").count() == 1
     if wide:
         assert page.locator("#site-nav").evaluate("n => n.scrollWidth <= n.clientWidth + 1")
+    check_page(page, "alchemist table", problems, f"{size[0]}-{lang}")
+    assert problems == [], problems
     page.context.close()
 
 
@@ -547,6 +556,7 @@ def test_orden_queues_a_move_from_the_board(live_site, browser):
     card.locator(".ord-actions button").first.click()
     page.wait_for_selector("#orders-queued li", timeout=15_000)
     assert page.locator("#orders-queued li .orders-move").inner_text().startswith(f"Ausspielen „{name}“")
-    assert page.locator("#orders-count").inner_text() == "1 festgelegt"
+    count = page.locator("#orders-count")
+    assert count.inner_text() == "1" and count.get_attribute("title") == "1 festgelegt"
     assert page.evaluate("window.__marker") == 1
     page.context.close()
