@@ -60,9 +60,8 @@ def week(seed: int, days: int = 7, once_per_absence: bool = False) -> dict:
     rng = random.Random(seed)
     visits = visits_of(rng, days)
     end_time = days * DAY
-    # Each match: whose turn and since when. Start: half wait for the player, half for the opponent.
+    # Start: half the matches wait for the player, half for the opponent.
     mine = {m: (m % 2 == 0) for m in range(MATCHES)}
-    came = {m: 0.0 for m in range(MATCHES)}
     answer_at = {m: rng.uniform(1, 24) * 3600 for m in range(MATCHES) if not mine[m]}
     turns = []  # {came, played, during_visit, mail, push}
     open_turn = {m: None for m in range(MATCHES)}
