@@ -53,14 +53,14 @@ def visits_of(rng: random.Random, days: int) -> list[tuple[float, float]]:
     return merged
 
 
-def week(seed: int, days: int = 7) -> dict:
+def week(seed: int, days: int = 7, once_per_absence: bool = False) -> dict:
     from matches.presence import ACTION_S, Presence
     from notifications.attention import SEND, SKIP, TURN_MAIL_GAP, decide
 
     rng = random.Random(seed)
     visits = visits_of(rng, days)
     end_time = days * DAY
-    # Each match: whose turn and since when. Start: half wait for the player, half for the opponent.
+    # Start: half the matches wait for the player, half for the opponent.
     mine = {m: (m % 2 == 0) for m in range(MATCHES)}
     answer_at = {m: rng.uniform(1, 24) * 3600 for m in range(MATCHES) if not mine[m]}
     turns = []  # {came, played, during_visit, mail, push}
@@ -116,6 +116,8 @@ def week(seed: int, days: int = 7) -> dict:
             if turn["played"] is not None:
                 continue  # played: skipped
             capped = (last_mail + TURN_MAIL_GAP.total_seconds()) if (channel == "mail" and last_mail) else None
+            if once_per_absence and capped is not None and presence.left_at < last_mail:
+                capped = t + 3600  # not back since the last turn mail: no other one (variant)
             verdict = decide(turn["came"], MAIL_DELAY if channel == "mail" else PUSH_DELAY, t, presence,
                              turn["match"] + 1, capped)
             if verdict == SKIP:
@@ -171,13 +173,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--weeks", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--once-per-absence", action="store_true",
+                        help="a variant (not the site's rule): after a turn mail, none until the player was back")
     args = parser.parse_args()
     import django
     import os
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    runs = [week(args.seed + i) for i in range(args.weeks)]
+    runs = [week(args.seed + i, once_per_absence=args.once_per_absence) for i in range(args.weeks)]
     days = sum(r["days"] for r in runs)
     total = {k: sum(r[k] for r in runs) for k in ("visits", "gaps", "turns", "mails", "pushes", "before_mails",
                                                    "before_pushes", "while_here")}

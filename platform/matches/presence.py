@@ -245,5 +245,6 @@ def forget(user_ids=None) -> None:
         for u in user_ids or []:
             _local.pop(u, None)
         return
-    if user_ids:
-        r.delete(*[f"{PREFIX}{u}" for u in user_ids])
+    keys = [f"{PREFIX}{u}" for u in user_ids] if user_ids is not None else list(r.scan_iter(f"{PREFIX}*"))
+    if keys:
+        r.delete(*keys)

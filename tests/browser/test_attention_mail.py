@@ -86,7 +86,12 @@ def test_a_bot_match_and_the_guided_match_played_in_the_browser_send_no_mail(liv
     match = _in_thread(_bot_match, anna)
     ctx, page = _open(browser, live_site, anna, f"/matches/{match.pk}/")
     page.wait_for_function("window.__liveSocketOpen === true")
-    assert _in_thread(lambda: presence.read([anna.pk])[anna.pk].on_match(match.pk))
+    for _ in range(50):  # the server's presence thread writes the connect a moment later
+        if _in_thread(lambda: presence.read([anna.pk])[anna.pk].on_match(match.pk)):
+            break
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail("the open match page did not make the player present")
     made = _play(page, MOVES)
     assert made == MOVES or made >= 10, made
     page.wait_for_timeout(21_000)  # one refresh of the page's presence after the last turn came

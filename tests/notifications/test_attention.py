@@ -280,7 +280,7 @@ def test_the_setting_at_once_sends_when_away_and_digest_lists_only_what_still_wa
     assert sent and sent[0]["Subject"] == "Spieltisch: 1 updates"
 
 
-def test_a_bot_handing_back_the_turn_while_present_sends_nothing(mail, make_user, settings):
+def test_a_bot_handing_back_the_turn_while_present_sends_nothing(mail, make_user, celery_worker):
     anna = make_user("anna")
     match = match_services.start_match(game="kartenduell", options={}, move_days=3, public=False, entrants=[
         {"user": anna, "bot": "", "choices": {}}, {"user": None, "bot": "random-legal", "choices": {}}])
@@ -289,6 +289,7 @@ def test_a_bot_handing_back_the_turn_while_present_sends_nothing(mail, make_user
     wait_for(lambda: to_move_user(match) == anna)
     _play_one(match)
     wait_for(lambda: to_move_user(match) == anna)  # the bot handed the turn back
+    wait_for(lambda: _turn_rows(anna).count() == 2)  # (the bot's move's follow-up: the worker's, on real services)
     rows = list(_turn_rows(anna).select_related("notification"))
     assert len(rows) == 2 and attention.open_turns([r.notification for r in rows])  # the second is open
     _sweep(20)
