@@ -148,6 +148,8 @@ NOT_PAGES = {
     "tournaments/<int:pk>/do/<str:verb>/", "orden/decks/copy/", "orden/decks/<int:pk>/delete/",
     "learn/<slug:game>/",  # (starts a guided match: POST)
     "learn/<slug:game>/try/", "learn/not-now/", "learn/matches/<int:pk>/suggested/",  # (POST: a guest, the hint)
+    # The authors' hot-seat table: off on a site (404 without GAME_AUTHOR_TOOLS); tests/browser/test_hotseat.py
+    "author/hotseat/", "author/hotseat/<int:pk>/seat/<int:seat>/", "author/hotseat/<int:pk>/seat/<int:seat>/act/",
 }
 
 
