@@ -35,11 +35,22 @@ PURE_DIRS = (*(f"games/{name}/" for name in sorted(os.listdir(GAMES_DIR))
              "tournaments/logic/", "conformance/")
 
 
+# Browser tests of how pages look (fit on a phone, axe in both themes, layout, screenshots): what
+# they check comes from the templates and styles, not from the services behind them, so the
+# real-services pass leaves them to the first pass too (`-m "not pure and not looks"`). Browser
+# tests of live updates, moves and notifications run in both passes.
+LOOKS_FILES = ("browser/test_fit_and_a11y.py", "browser/test_themes_a11y.py", "browser/test_table_layout.py",
+               "browser/test_stats_page.py", "browser/test_csp.py", "browser/test_deck_builder_bar.py",
+               "browser/test_tournament_sanctions_shot.py", "browser/test_first_hour.py", "browser/test_hotseat.py")
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         rel = os.path.relpath(str(item.path), TESTS_DIR).replace(os.sep, "/")
         if rel.startswith(PURE_DIRS):
             item.add_marker(pytest.mark.pure)
+        if rel in LOOKS_FILES:
+            item.add_marker(pytest.mark.looks)
 
 
 @pytest.fixture(autouse=True)
