@@ -353,14 +353,15 @@ class MatchNotifications(APIView):
         return Response(seatprefs.payload(seatprefs.set_level(pk, request.user, value)))
 
 
-def _chat_line_fields():
-    return {"id": serializers.IntegerField(help_text="the line's id: ascending; ask for the lines after it with "
-                                                     "?since="),
-            "user": serializers.CharField(), "text": serializers.CharField(), "at": serializers.DateTimeField()}
+class ChatLineSerializer(serializers.Serializer):  # the schema's ChatLine (one class: one component)
+    id = serializers.IntegerField(help_text="the line's id: ascending; ask for the lines after it with ?since=")
+    user = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
 
 
-CHAT_LINE_SCHEMA = inline_serializer("ChatLine", _chat_line_fields())
-CHAT_LINES_SCHEMA = inline_serializer("ChatLine", _chat_line_fields(), many=True)
+CHAT_LINE_SCHEMA = ChatLineSerializer
+CHAT_LINES_SCHEMA = ChatLineSerializer(many=True)
 CHAT_POST_SCHEMA = inline_serializer("ChatPost", {"text": serializers.CharField(max_length=500)})
 
 
