@@ -96,7 +96,7 @@ def test_a_bot_match_and_the_guided_match_played_in_the_browser_send_no_mail(liv
     assert made == MOVES or made >= 10, made
     page.wait_for_timeout(21_000)  # one refresh of the page's presence after the last turn came
     turns = Notification.objects.filter(user=anna, kind="your_turn").count()
-    assert turns >= made  # every bot reply made a turn notice (the centre has them) …
+    assert turns >= made - 1  # every bot reply made a turn notice (the last move may end the match) …
     assert _in_thread(_sent_or_due, anna.pk) == []  # … and none was mailed or pushed
     assert not Delivery.objects.filter(notification__user=anna, status="deferred",
                                        not_before__lte=timezone.now()).exists()
