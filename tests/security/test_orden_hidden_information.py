@@ -33,7 +33,8 @@ POSITION = {}
 # the clocks panel and the players strip's clock: wall-clock deadlines and earlier runs' records
 CLOCKS = re.compile(r'<span class="(?:deadline|strip-clock)"[^>]*>[^<]*</span>|<small class="record">[^<]*</small>'
                     r'|<p>Deadline: [^<]*</p>|<p>Frist: [^<]*</p>'
-                    r'|(?<=id="last-move")[^>]*>\s*<h2>[^<]*<small>[^<]*</small>')  # "Last move 10 minutes ago"
+                    r'|(?<=id="last-move")[^>]*>\s*<h2>[^<]*<small>[^<]*</small>'  # "Last move 10 minutes ago"
+                    r'|(?<=<h2 id="last-move-title">)[^<]*<small>[^<]*</small>')
 
 
 def actor():
