@@ -51,6 +51,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.pure)
         if rel in LOOKS_FILES:
             item.add_marker(pytest.mark.looks)
+        if item.get_closest_marker("realservices") and not os.environ.get("REDIS_URL"):
+            item.add_marker(pytest.mark.skip(reason="needs the real services (REDIS_URL and DATABASE_URL set)"))
 
 
 @pytest.fixture(autouse=True)

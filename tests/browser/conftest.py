@@ -54,7 +54,9 @@ def live_site(request, transactional_db, celery_worker):
 
     port = free_port()
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
-           "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame", "DJANGO_DEBUG": "0"}
+           "SPIELTISCH_EXTRA_GAMES": "tests.support.minigame", "DJANGO_DEBUG": "0",
+           # Orders answer at once here too (the delay that hides them: tests/security/test_orders_secrets.py).
+           "ORDER_ANSWER_DELAY": "0,0"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     if connection.vendor == "postgresql":
         env["DATABASE_URL"] = test_database_url()
