@@ -3,8 +3,9 @@
 ``acted()`` as every signed-in request calls it (the throttled path: a dictionary look-up),
 and a socket's ``opened()`` plus ``closed()`` (the writes go to presence's own thread).
 
-    .venv/bin/python bench/presence_cost.py
+    bench/run.py presence-cost
 """
+import argparse
 import os
 import sys
 import timeit
@@ -13,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+argparse.ArgumentParser(prog="bench/run.py presence-cost", description=__doc__.split("\n\n")[0]).parse_args()
 
 import django  # noqa: E402
 

@@ -1,8 +1,8 @@
-"""Speed and scale benchmarks against the real stack (goals: ../shared/spec/quality.md).
+"""The bench's one front door: ``bench/run.py <command> [options]``; ``bench/run.py <command> --help``.
 
-Starts a private PostgreSQL cluster, Redis, a Celery worker and uvicorn with several workers
-(bench/stack.py), seeds it (bench/seed.py) and drives it from a separate process on loopback
-(bench/load.py). Results go to bench/results/<what>-<time>.json; figures into
+Platform load, against the real stack: a private PostgreSQL cluster, Redis, a Celery worker and
+uvicorn with several workers (bench/stack.py), seeded (bench/seed.py) and driven from a separate
+process on loopback (bench/load.py). Results go to bench/results/<what>-<time>.json; figures into
 docs/performance.md by hand, with the command.
 
     .venv/bin/python bench/run.py moves       # 500 4-player matches = 2,000 seat sockets; open loop
@@ -10,11 +10,15 @@ docs/performance.md by hand, with the command.
     .venv/bin/python bench/run.py sustained   # the same 500 matches as fast as they go, 15 s
     .venv/bin/python bench/run.py idle        # 5,000 idle sockets: server memory per socket
     .venv/bin/python bench/run.py lists       # 10,000 invitations, 200 matches: page latency
-    .venv/bin/python bench/run.py all --smoke # everything tiny (CI: tests/drills/test_bench_smoke.py)
+    .venv/bin/python bench/run.py all --smoke # everything tiny (CI: tests/drills/test_stack_drills.py)
 
 Options: --workers N (uvicorn workers, default 2), --server daphne|split, --runs K (median of K),
 --via http|ws (moves as API POSTs or over the seat sockets), --floor (also the bare move of
 bench/floor.py on the same stack, with our figures as multiples of it: "times_floor").
+
+Every other tool is a command too (``TOOLS`` below; bench/README.md says what each is for); its
+printed output is also written to bench/results/<command>[-<job>]-<time>.txt, so two runs can be
+diffed.
 """
 from __future__ import annotations
 
@@ -35,6 +39,80 @@ sys.path.insert(0, str(ROOT / "bench"))
 from stack import PY, Stack  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
+
+# command → (script under bench/, what it measures). The platform load commands above are run.py's own.
+TOOLS = {
+    # platform: cost and failure
+    "chaos": ("chaos.py", "the chaos soak: Redis, worker, socket server and PostgreSQL restarted under play"),
+    "cpu-split": ("cpu_split.py", "CPU per action by process group on the real stack (closed loop)"),
+    "move-profile": ("move_profile.py", "CPU and SQL statements per move on the server path, in one process"),
+    "page-profile": ("page_profile.py", "server time of the lobby and \"my games\" pages and their API lists"),
+    "match-page": ("match_page.py", "size and server time of the game page and its live part"),
+    "presence-cost": ("presence_cost.py", "what presence costs a request and a socket"),
+    "notifications": ("notifications.py", "10,000 notifications mailed through Celery to a local SMTP sink"),
+    "latency": ("move_latency.py", "click to the other player's screen, two browser pages on a served site"),
+    # matches over days
+    "days": ("days/days_sim.py", "calendar days to finish a match, waits on others, with and without orders"),
+    "attention": ("days/attention_sim.py", "a simulated week of turn mails and pushes under the attention rules"),
+    # games
+    "simulate": ("sim/simulate.py", "the game simulator: any game's bots, ending, start player, length, choices"),
+    "alchemist": ("sim/alchemist.py", "Alchemist: games end, length, what the school points change"),
+    "orden": ("orden/cli.py", "Der Orden's deck search and balance: report, compare, stalls, fingerprint"),
+    # tournaments
+    "pairing": ("swiss/pairing.py", "time to pair one Swiss round at 1,000 and 10,000 players"),
+    "swiss-peer": ("swiss/peer.py", "our Swiss pairer beside the peer swisspair on the same fields"),
+}
+
+
+def tools_help() -> str:
+    return "other commands (each with --help):\n" + "\n".join(
+        f"  {name:<14} {what}" for name, (_, what) in TOOLS.items())
+
+
+class _Tee:
+    """Stdout that also goes to a file (line by line: forked workers share it)."""
+
+    def __init__(self, stream, path: Path):
+        self.stream, self.file = stream, path.open("w", buffering=1)
+
+    def write(self, text):
+        self.file.write(text)
+        return self.stream.write(text)
+
+    def flush(self):
+        self.file.flush()
+        self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def run_tool(name: str, argv: list[str]) -> int:
+    """Run a tool as its own script would run (``__main__``, its folder first on the path)."""
+    import runpy
+
+    script = ROOT / "bench" / TOOLS[name][0]
+    helping = any(a in ("-h", "--help") for a in argv)
+    out = None
+    if not helping:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        job = f"-{argv[0]}" if name == "orden" and argv and not argv[0].startswith("-") else ""
+        out = RESULTS / f"{name}{job}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        sys.stdout = _Tee(sys.stdout, out)
+    sys.argv = [str(script), *argv]
+    sys.path.insert(0, str(script.parent))
+    code = 0
+    try:
+        runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        if out is not None:
+            sys.stdout.flush()
+            sys.stdout.file.close()
+            sys.stdout = sys.stdout.stream
+            print(f"written {out.relative_to(ROOT)}", file=sys.stderr)
+    return code
 
 FULL = {"matches": 500, "players": 4, "rates": "100,200,300", "duration": 20, "sustained_s": 15,
         "idle": 5000, "invitations": 10_000, "my_matches": 200, "requests": 200, "via": "http"}
@@ -134,8 +212,12 @@ def bench_lists(stack: Stack, p: dict, prefix: str) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["moves", "sustained", "idle", "lists", "all"])
+    if len(sys.argv) > 1 and sys.argv[1] in TOOLS:
+        sys.exit(run_tool(sys.argv[1], sys.argv[2:]))
+    ap = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n")[0],
+                                 epilog=tools_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["moves", "sustained", "idle", "lists", "all"],
+                    help="platform load on the real stack (see above); or one of the other commands below")
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--server", default="uvicorn", choices=["uvicorn", "daphne", "split"],

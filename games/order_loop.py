@@ -3,7 +3,7 @@
 After every applied action, each seat in ``to_move`` that holds game orders is asked for
 ``Plugin.ordered_action``; an answer is applied at once, as that seat's action, and the loop
 goes on until no order answers (a person must decide, or the game is over). So a decision an
-order answers closes in the same step as it opened. Used by tests and ``bench/days_sim.py``;
+order answers closes in the same step as it opened. Used by tests and ``bench/run.py days``;
 the platform's move transaction does the same with the stored orders."""
 from __future__ import annotations
 

@@ -228,7 +228,7 @@ def _leads_up(state, s, c) -> float:
 
 # A rival's ascent is prevented only from this rank on (IX: the ascents to IX+ and X). A prevented rival keeps
 # its cards and ascends next turn, while the preventer is spent or paid for: only a delay near the end wins
-# games (bench/orden_pilot.py; docs/games/orden.md, "The pilot keeps its preventers"). 0: at the first chance.
+# games (bench/run.py orden compare --policy; docs/games/orden.md, "The pilot keeps its preventers"). 0: at the first chance.
 PREVENT_FROM = 9.0
 
 

@@ -17,7 +17,7 @@ that range after the decision opened; the clock sweep plays any whose timer was 
 restart). The mover's request does the same work whether or not anyone holds orders (the flag
 is on the seat rows it reads anyway; starting the timer happens after its commit and costs no
 query). What others can still infer is written in docs/security.md ("What orders reveal").
-With (0, 0) the answer comes in the same transaction (tests, ``bench/days_sim.py``). Nothing
+With (0, 0) the answer comes in the same transaction (tests, ``bench/run.py days``). Nothing
 here writes anything another seat can read but the ordinary log entry of the action an order
 takes.
 """

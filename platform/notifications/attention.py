@@ -112,7 +112,7 @@ SEND, SKIP = "send", "skip"
 def decide(came: float, wait: float, now: float, here, match_id: int | None, capped_until: float | None = None):
     """The rule for one due notice whose turn is still open and that is unread (epoch seconds;
     ``here``: the user's matches.presence.Presence). Returns SKIP (seen at the table), SEND, or
-    when to look again. Pure: bench/attention_sim.py runs the same rule over a simulated week."""
+    when to look again. Pure: ``bench/run.py attention`` runs the same rule over a simulated week."""
     if match_id and here.seen_match_since(match_id, came):
         return SKIP  # the match's page was open after it came
     if here.present:

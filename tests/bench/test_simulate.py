@@ -1,21 +1,15 @@
-"""The game simulator (bench/simulate.py) in small runs, so it cannot rot; and Der Orden's
+"""The game simulator (bench/sim/simulate.py) in small runs, so it cannot rot; and Der Orden's
 balance harness playing through its core with the same results as its own loop had."""
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-import orden_harness as H  # noqa: E402
-import simulate as S  # noqa: E402
-
-from games import registry  # noqa: E402
-from games.orden.roster import BOTS  # noqa: E402
-from games.orden.engine import ENGINE  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from bench.orden import harness as H
+from bench.sim import simulate as S
+from games import registry
+from games.orden.engine import ENGINE
+from games.orden.roster import BOTS
+from games.rng import Rng
 
 pytestmark = pytest.mark.pure
 
@@ -60,7 +54,7 @@ def test_seed_interval_counts_each_seed_once():
 
 
 def _old_play_game(task):
-    """orden_harness.play_game's own loop before it played through the simulator (kept here as
+    """harness.play_game's own loop before it played through the simulator (kept here as
     the reference its results must equal)."""
     decks, seed, pilots = task["decks"], task["seed"], task["pilots"]
     st = ENGINE.setup(len(decks), {}, seed, [{"deck": d} for d in decks])
@@ -90,7 +84,7 @@ def test_orden_harness_plays_through_the_simulator_with_identical_results():
 
 
 def _old_balance_play(decks, seed, bots, stats):
-    """orden_balance.play's own loop before it played through the simulator (the reference)."""
+    """play.play's own loop before it played through the simulator (the reference)."""
     st = ENGINE.setup(len(decks), {}, seed, [{"deck": d} for d in decks])
     rng = Rng(seed * 7919 + 17)
     while st["result"] is None and st["round"] <= H.CAP_ROUNDS:
@@ -105,7 +99,7 @@ def _old_balance_play(decks, seed, bots, stats):
 
 
 def test_orden_balance_plays_through_the_simulator_with_identical_results():
-    import orden_balance as B
+    from bench.orden import play as B
 
     for seed, n in ((1, 2), (2, 3), (3, 4)):
         decks = [f"starter:{B.PATHS[(seed + i) % 3]}" for i in range(n)]

@@ -78,6 +78,6 @@ class Command(BaseCommand):
             "Next:\n"
             f"  .venv/bin/python -m pytest -q {home}/tests      # its own tests and the conformance suite\n"
             "  make run                                    # restart: the site lists the game\n"
-            f"  .venv/bin/python bench/simulate.py {slug} --games 50   # what its bots show\n"
+            f"  .venv/bin/python bench/run.py simulate {slug} --games 50   # what its bots show\n"
             "Then replace the placeholder rules (engine.py), the board and the rules pages with your game's "
             "(docs/writing-a-game.md).")

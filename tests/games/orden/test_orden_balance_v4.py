@@ -128,10 +128,7 @@ def test_ritter_plays_one_more_only_while_stronger_in_k():
 def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
     """Two recorded games in which both lookahead bots, at IX, ended turn after turn with a full hand
     until the harness's 300-round cap (issue 24: simulated games always end)."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    import orden_harness as H
+    from bench.orden import harness as H
 
     for seed, pair in ((22, ["starter:buch", "starter:schwert"]), (25, ["starter:hammer", "starter:buch"])):
         r = H.play_game({"decks": pair, "seed": seed, "pilots": ["lookahead"] * 2})

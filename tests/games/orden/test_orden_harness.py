@@ -1,15 +1,12 @@
-"""The balance harness (bench/orden_harness.py) in a tiny configuration, so it cannot rot:
-every part runs, the paired games really are paired, and the report has every figure."""
+"""Der Orden's balance tools (bench/orden/, ``bench/run.py orden``) in a tiny configuration, so they
+cannot rot: every part of the report runs, the paired games really are paired, and the report has every
+figure; the comparisons build the decks they name; the stall finder, the climb trace and the trial pilots
+do what they say."""
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "bench"))
-
-import orden_harness as H  # noqa: E402
+from bench.orden import harness as H
 
 
 def test_paired_games_share_the_seed_and_swap_the_seats():
@@ -35,7 +32,7 @@ def test_search_starts_are_many_and_distinct():
     # and the Hammer decks with a second Das Fundament since data version 12
     assert not any("+Das Fundament" in label for label in known)
     assert len(known) == len(H.KNOWN) - 3 + len(H.KNOWN_DECKS)
-    assert "known:thin-grace" in known  # a find that is no starter's edit (stop 40)
+    assert "known:thin-grace" in known  # a find that is no starter's edit
     thin = dict(starts)["known:thin-grace"]
     assert len(thin["cards"]) == 32 and len(thin["pfad"]) == 12
 
@@ -72,9 +69,8 @@ def test_the_interval_counts_seeds_not_games():
     assert (wins, ended) == (3, 4) and H.Pairing(3, 4, 9.0).ci == 9.0
 
 
-def test_quick_loop_and_recheck_build_the_decks_they_name():
-    import orden_quick as Q
-    import orden_recheck as RC
+def test_comparisons_and_earlier_finds_build_the_decks_they_name():
+    from bench.orden import compare as Q
     from games.orden import decks as D
 
     (label, deck, opp, seeds), = Q.jobs_for("swap:hammer:Burg Eisenfels:Demut:buch", [1, 2])
@@ -84,7 +80,7 @@ def test_quick_loop_and_recheck_build_the_decks_they_name():
     (_, dropped, full, _), = Q.jobs_for("drop:buch:VI+", [1])
     assert len(dropped["pfad"]) == len(full["pfad"]) - 1
     assert len(Q.jobs_for("starters", [1])) == 3
-    find = RC.hammer_with("Ritter")
+    find = H.hammer_with("Ritter")
     assert D.current_no("Ritter") in find["pfad"] and D.current_no("Geselle") not in find["pfad"]
     assert D.validate(find) and len(find["cards"]) == 49
     (label, edited, opp, _), = Q.jobs_for("mod:hammer:-IX+,-Zunftmeister Konrad,+Werkzeug:buch", [1])
@@ -119,7 +115,7 @@ def test_the_table_takes_the_counts_it_is_given(tmp_path):
 
 
 def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
-    import orden_quick as Q
+    from bench.orden import compare as Q
     from games.orden import decks as D
 
     (label, n, decks, games), = Q.jobs_for("table:4:hammer:-Das Fundament,+Demut", list(range(5)))
@@ -134,7 +130,7 @@ def test_the_quick_table_puts_the_edited_deck_on_its_path_only():
 
 
 def test_the_quick_table_edits_several_paths_and_all():
-    import orden_quick as Q
+    from bench.orden import compare as Q
     from games.orden import decks as D
 
     (job,) = Q.jobs_for("table:3:all:+Einspruch:hammer:-Gehorsam", [1])
@@ -149,7 +145,7 @@ def test_the_quick_table_edits_several_paths_and_all():
 
 
 def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
-    import orden_stalls as S
+    from bench.orden import stalls as S
 
     assert S.main(["--players", "2", "--limit", "2", "--games", "1", "--pilot", "heuristic"]) == 1
     out = capsys.readouterr().out
@@ -157,7 +153,7 @@ def test_the_stall_finder_reports_a_game_past_its_limit(capsys):
 
 
 def test_the_stall_finder_replays_a_known_finds_paired_games(capsys):
-    import orden_stalls as S
+    from bench.orden import stalls as S
 
     assert S.main(["--known", "thin-grace:buch", "--first", "6000035", "--games", "1", "--limit", "2",
                    "--pilot", "heuristic"]) == 2
@@ -178,7 +174,7 @@ def test_a_game_at_the_cap_is_reported_with_what_replays_it(capsys, monkeypatch)
 
 
 def test_the_climb_trace_names_the_rule_behind_every_rank():
-    import orden_climb as C
+    from bench.orden import climb as C
 
     game = C.climb_game({"decks": ["starter:buch", "starter:hammer"], "seed": 3, "seat": 0, "pilot": "heuristic"})
     ups = [u for u in game["ups"] if u["up"]]
@@ -215,13 +211,13 @@ def _ascent_window(rank):
 @pytest.mark.parametrize("rank, today, eager", [("IV", "decline", "react"), ("VII", "decline", "react"),
                                                 ("IX", "react", "react")])
 def test_the_pilot_keeps_its_preventer_for_the_ascents_from_ix_on(rank, today, eager):
-    import orden_pilot as P
+    from bench.orden import pilots as P
     from games.orden.roster import BOTS
     from games.rng import Rng
     sc = _ascent_window(rank)
     assert sc.to_move() == [1]
     assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # a prevented rival ascends next turn
-    assert P.pilot("eager")(sc.state, 1, Rng(1))["type"] == eager  # the bots before stop 50: at the first chance
+    assert P.pilot("eager")(sc.state, 1, Rng(1))["type"] == eager  # the first chance, as the bots once did
     assert BOTS["lookahead"](sc.state, 1, Rng(1))["type"] == today  # the trial policy is the trial pilot's alone
     from games.orden import bots as B
     assert B.PREVENT_FROM == 9.0

@@ -158,7 +158,7 @@ def _peer_tables(active, rounds, seed, bye):
 @pytest.mark.parametrize("n,seeds", [(16, range(3)), (33, range(3)), (129, range(1))])
 def test_never_worse_than_the_peer(n, seeds):
     """Σ|Δ| never above swisspair's, and at equal Σ|Δ| never more floaters, round after round
-    of simulated Eiserner-Thron tournaments (bench/swiss_peer.py does this at scale)."""
+    of simulated Eiserner-Thron tournaments (bench/run.py swiss-peer does this at scale)."""
     scheme = get_scheme("eiserner_thron")
     for seed in seeds:
         rng, rounds, players = Rng(seed), [], list(range(1, n + 1))
@@ -179,7 +179,7 @@ def test_never_worse_than_the_peer(n, seeds):
 
 
 def test_1000_players_in_time():
-    """Issue 27: 1,000 players ≤ 1 s a round (bench/swiss_peer.py --timing 1000 measures it);
+    """Issue 27: 1,000 players ≤ 1 s a round (bench/run.py swiss-peer --timing 1000 measures it);
     the bound here is generous for a loaded CI machine."""
     rng, rounds, players = Rng(5), [], list(range(1, 1001))
     slowest = 0.0

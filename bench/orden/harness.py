@@ -1,10 +1,12 @@
-"""Der Orden: the balance harness of issue 24 (part 3) — what players will find, measured.
+"""Der Orden: the balance report — what players will find, measured against the balance goals.
 
-    python bench/orden_harness.py --quick                  # a minute or two on 2 cores (the card designer's loop)
-    python bench/orden_harness.py                          # the full report (docs/games/orden.md)
-    python bench/orden_harness.py --only search,verify     # parts: starters, search, verify, known, ranks, table, engine
-    python bench/orden_harness.py --only table --counts 3,4 # the table at some player counts only
-    python bench/orden_harness.py --json out.json          # every figure as JSON as well
+    bench/run.py orden report --quick                  # a minute or two on 2 cores
+    bench/run.py orden report                          # the full report (docs/games/orden.md, "Balance")
+    bench/run.py orden report --only search,verify     # parts: starters, search, verify, known, ranks, table, engine
+    bench/run.py orden report --only table --counts 3,4 # the table at some player counts only
+    bench/run.py orden report --only starters,verify,ranks --finds walks  # a data change against earlier finds
+    bench/run.py orden report --only bots              # the bots' strength against each other
+    bench/run.py orden report --json out.json          # every figure as JSON as well
 
 Every deck is piloted by the ``lookahead`` bot (``--pilot``; the ``heuristic`` bot loses ~90 % to it,
 so it measures a weak player). Two-player comparisons are *paired*: each seed is played twice, the
@@ -14,14 +16,15 @@ profits from the start player and two candidates screened on the same seeds meet
 Parts (each printed as it ends, a goal check at the end):
 - ``starters``: the three starters round robin; the best (highest mean) is the search's opponent.
 - ``search``: a deck search from many starts, not one hill-climb: the starters, each starter without
-  VI+ / IX+ / both, random walks of ``orden_balance.mutate`` steps from each starter, thinned decks,
+  VI+ / IX+ / both, random walks of ``play.mutate`` steps from each starter, thinned decks,
   random legal decks of the base set and the decks earlier searches found (``KNOWN``). All are
   *screened* on common seeds against the best starter (``--screen`` paired seeds each); the better half
   gets as many fresh common seeds again (successive halving); then ``--climb`` rounds mutate the leaders
   (``--children`` each), screened on the same seeds.
 - ``verify``: the ``--top`` best finds, each against every starter on fresh seeds (``--verify`` games per
-  starter, ≥ 400 in the full run). Goal: none wins > 60 % against the best starter.
-- ``known``: every named find of earlier stops (``KNOWN``, ``KNOWN_DECKS``) against the best starter on fresh
+  starter, ≥ 400 in the full run). Goal: none wins > 60 % against the best starter. Without a search, the
+  decks ``--finds`` names (``walks``: ``FINDS``; or labels of ``known()``), by default the starters without IX+.
+- ``known``: every named find of earlier searches (``KNOWN``, ``KNOWN_DECKS``) against the best starter on fresh
   seeds (``--verify`` games each): the search screens them on a few games only. Same goal.
 - ``ranks``: each starter with VI+ (IX+) dropped against the same starter keeping it (``--ranks`` games).
   Goal: 40–60 %.
@@ -30,7 +33,8 @@ Parts (each printed as it ends, a goal check at the end):
   (goal ±5 points of fair), decisions per turn (a step of any seat with two or more legal actions,
   per player turn; goal ≥ 5) and options per decision.
 - ``engine``: engine time of a 4-player game (setup + every apply, recorded heuristic games replayed;
-  ``orden_balance.engine_time``; goal ≤ 30 ms). Say the load (``uptime``) with the figure.
+  ``play.engine_time``; goal ≤ 30 ms). Say the load (``uptime``) with the figure.
+- ``bots`` (only when named): heuristic against random and lookahead against heuristic, mirror starters.
 
 At most 2 worker processes (``--procs``; the machine has 2 shared cores). Figures are shares of the
 games that ended (the 300-round cap is reported, never reached so far).
@@ -42,25 +46,21 @@ import json
 import math
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from orden_balance import PATHS, describe, engine_time, mutate, pool, rank_versions  # noqa: E402
-from simulate import playout, seed_ci95  # noqa: E402
-
-from games.orden import decks as D  # noqa: E402
-from games.orden.roster import BOTS  # noqa: E402
-from games.orden.catalog import cardset  # noqa: E402
-from games.orden.engine import ENGINE  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from bench.orden.play import PATHS, bots, describe, engine_time, mutate, pool, rank_versions
+from bench.sim.simulate import playout, seed_ci95
+from games.orden import decks as D
+from games.orden.catalog import cardset
+from games.orden.engine import ENGINE
+from games.orden.roster import BOTS
+from games.rng import Rng
 
 CAP_ROUNDS = 300
-PARTS = ("starters", "search", "verify", "known", "ranks", "table", "engine")
+PARTS = ("starters", "search", "verify", "known", "ranks", "table", "engine")  # the default run
+EXTRA = ("bots",)  # only when named
 
 # --quick: the card designer's loop (~1–2 min on 2 cores); full: the report's figures
 QUICK = dict(games=4, screen=2, climb=1, children=1, randoms=0, top=1, verify=4, verify_others=4, ranks=4,
@@ -74,7 +74,7 @@ FULL = dict(games=100, screen=8, climb=2, children=4, randoms=6, top=2, verify=4
 def play_game(task):
     """``task``: decks (per seat), seed, pilots (per seat). Returns the winner's seat (None: cap),
     the start seat and what the game's decisions looked like. The play loop is the simulator's
-    (``bench/simulate.py``'s ``playout``); a turn here is Der Orden's own (a main-phase turn of the
+    (``bench/sim/simulate.py``'s ``playout``); a turn here is Der Orden's own (a main-phase turn of the
     current seat), not the simulator's run of one seat's actions."""
     decks, seed, pilots = task["decks"], task["seed"], task["pilots"]
     n = len(decks)
@@ -113,7 +113,7 @@ class Runner:
         else:
             res = self.pool.map(play_game, tasks, chunksize=1)
         for t, r in zip(tasks, res):
-            if r["winner"] is None:  # replay it with bench/orden_stalls.py (--seed, and --known or --players)
+            if r["winner"] is None:  # replay it: bench/run.py orden stalls (--first, and --known or --players)
                 print(f"  not ended by round {CAP_ROUNDS}: " + unended(t), flush=True)
         return res
 
@@ -132,11 +132,11 @@ class Runner:
             out.append({"decks": [b, a], "seed": seed, "pilots": [pb, pa], "a_seat": 1})
         return out
 
-    def pairings(self, jobs):
-        """``jobs``: [(deck_a, deck_b, seeds)] → [Pairing] (all games in one batch)."""
+    def pairings(self, jobs, pilots=None):
+        """``jobs``: [(deck_a, deck_b, seeds)] → [Pairing] (all games in one batch); ``pilots``: A's and B's."""
         tasks, spans = [], []
         for a, b, seeds in jobs:
-            ts = self.pair_tasks(a, b, seeds)
+            ts = self.pair_tasks(a, b, seeds, pilots)
             spans.append((len(tasks), len(tasks) + len(ts)))
             tasks += ts
         res = self.run(tasks)
@@ -144,7 +144,7 @@ class Runner:
 
 
 def unended(task) -> str:
-    """What bench/orden_stalls.py needs to replay a game that hit the cap."""
+    """What ``orden stalls`` needs to replay a game that hit the cap."""
     where = f"seats {'/'.join(task['paths'])}" if "paths" in task else f"deck A at seat {task.get('a_seat')}"
     decks = [d if isinstance(d, str) else describe(d) for d in task["decks"]]
     return f"seed {task['seed']}, {where}; decks: " + " | ".join(decks)
@@ -177,7 +177,7 @@ def paired_share(tasks, results) -> Pairing:
 # seed_ci95: each seed counts once. The two games of a seed share its deal, and with the lookahead
 # pilot the deal decides much: measured on version 4, Buch's share against the other starters was
 # 52 % on seeds 1000–1039 and 38.5 % on seeds 1–50 (160 and 200 games), so ``ci95`` over games
-# understates the error. The simulator's function (bench/simulate.py).
+# understates the error. The simulator's function (bench/sim/simulate.py).
 
 
 def ci95(wins, n):
@@ -276,15 +276,46 @@ def starter_48(path):
     return {"pfad": D.starter(path)["pfad"], "cards": sorted(D._cards(D.STARTER_CARDS[path]))}
 
 
+def hammer_with(rank_v):
+    """The walks the search found on data version 8: the Hammer starter with another path's rank V in the
+    Pfad instead of Geselle, Der Zehnt out, a third Treueschwur and Triumvirat in (49 cards; of the 48-card
+    starter)."""
+    base = starter_48("hammer")
+    pfad = [D.current_no(rank_v) if n == D.current_no("Geselle") else n for n in base["pfad"]]
+    cards = list(base["cards"])
+    cards.remove(D.current_no("Der Zehnt"))
+    cards += [D.current_no("Treueschwur"), D.current_no("Triumvirat")]
+    return {**base, "pfad": pfad, "cards": cards}
+
+
+# --finds walks: verified when a data change is checked against earlier finds without a search
+FINDS = {"walk:hammer:3 (Lehrer at V)": lambda: hammer_with("Lehrer"),
+         "walk:hammer:3+m13 (Ritter at V)": lambda: hammer_with("Ritter")}
+
+
+def named_finds(names):
+    """``--finds``: ``walks`` (FINDS) and labels of ``known()``, comma-separated → [(label, deck)]."""
+    out, have = [], dict(known())
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        if name == "walks":
+            out += [(label, make()) for label, make in FINDS.items()]
+        elif name in have or f"known:{name}" in have:
+            label = name if name in have else f"known:{name}"
+            out.append((label, have[label]))
+        else:
+            raise SystemExit(f"--finds: no find {name!r} (walks, or one of: {', '.join(have)})")
+    return out
+
+
 # Decks earlier searches found (docs/games/orden.md): players share deck lists, so the search starts
 # from them as well; (path, edits of its 48-card starter). One that the current card data no longer allows
 # (a count, a card gone) is left out.
-KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # stop 36, v8
-         ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # stop 36; two BURGs: none since v9
-         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"),  # stop 36, v8; two Fundaments: none since v12
+KNOWN = (("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,+Treueschwur,+Auftrag"),  # v8
+         ("hammer", "-Silberling,-Einspruch,+Klosterburg,+Bestechung"),  # two BURGs: none since v9
+         ("hammer", "-VI+,-IX+,+Das Fundament,+Zoll"),  # v8; two Fundaments: none since v12
          ("buch", "-VI+,-Bibliothekarin Berta,-Magister Gregor,-Disputation,-Studium,+Treueschwur,+Auftrag,"
-                  "+Erlösung"),  # stop 37, v9: 66.5 % against Hammer; v10: 60.8 (stop 38); v11: 58.2
-         ("hammer", "-IX+,+Das Fundament,+Zoll"))  # stop 40, v11: 61.0 % against Hammer; none since v12
+                  "+Erlösung"),  # v9: 66.5 % against Hammer; v10: 60.8 ; v11: 58.2
+         ("hammer", "-IX+,+Das Fundament,+Zoll"))  # v11: 61.0 % against Hammer; none since v12
 
 
 # Finds that are no starter's edit, by card names (numbers change with data versions): (label, Pfad, cards).
@@ -296,38 +327,38 @@ _THIN_GRACE = {"Das Versprechen": 1, "Gehorsam": 2, "Treueschwur": 1, "Der Begin
 KNOWN_DECKS = (
     ("thin-grace", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Lehrer", "Schmied", "Meister",
                     "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
-     _THIN_GRACE),  # stop 40, v12: 74.5-75.8 % against every starter
+     _THIN_GRACE),  # v12: 74.5-75.8 % against every starter
     ("thin-grace-geselle", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied",
                             "Meister", "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
-     _THIN_GRACE),  # stop 40's variant (Geselle for Lehrer), v12: 84.5 % against Schwert (200 games)
+     _THIN_GRACE),  # variant (Geselle for Lehrer), v12: 84.5 % against Schwert (200 games)
     ("thin-hammer", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Meister",
                      "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
-     {**_THIN_GRACE, "Erlösung": 1, "Morgenandacht": 1, "Mysterium der Flamme": 2}),  # stop 41, v13: 71.0 / 73.8
+     {**_THIN_GRACE, "Erlösung": 1, "Morgenandacht": 1, "Mysterium der Flamme": 2}),  # v13: 71.0 / 73.8
     # / 67.0 % against Schwert / Hammer / Buch (400 fresh games each); the search's thin-grace-geselle+m00
     ("lean-hammer-t", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
                        "Meister", "Hochmeister", "Erzmeister", "Seliger"],
-     {**D.STARTER_CARDS_V14["hammer"], "Treueschwur": 3, "Triumvirat": 1, "Zoll": 1, "Vision": 1}),  # stop 42, v14:
+     {**D.STARTER_CARDS_V14["hammer"], "Treueschwur": 3, "Triumvirat": 1, "Zoll": 1, "Vision": 1}),  # v14:
     # 70.5 / 75.8 / 70.0 % (400 fresh games each); the lean Hammer starter without IX+, with T back
     ("lean-schwert-m", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Knappe", "Ritter", "Freiherr", "Herzog",
                         "Meister", "Hochmeister", "Erzmeister", "Seliger"],
-     D._with(D._without(D.STARTER_CARDS_V15["schwert"], {"Eifer": 1}), {"Morgenandacht": 1})),  # stop 43, v15: 54.0 /
+     D._with(D._without(D.STARTER_CARDS_V15["schwert"], {"Eifer": 1}), {"Morgenandacht": 1})),  # v15: 54.0 /
     # 57.8 / 45.8 % against Schwert / Hammer / Buch (400 fresh games each); the v15 Schwert starter without IX+
     ("lean-hammer-gold", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
                           "Meister", "Hochmeister", "Erzmeister", "Seliger"],
      D._with(D._without(D.STARTER_CARDS_V17["hammer"], {"Das Versprechen": 1, "Vision": 1, "Gehorsam": 1, "Werkzeug": 2}),
-             {"Goldbarren": 1, "Triumvirat": 1, "Zoll": 1})),  # stop 46's lean-hammer-t+m03+m13 (v18's search): 64.5 %
+             {"Goldbarren": 1, "Triumvirat": 1, "Zoll": 1})),  # lean-hammer-t+m03+m13 (v18's search): 64.5 %
     # against version 17's Hammer starter (200 games); the v17 Hammer starter without IX+, a fourth Goldbarren, no Werkzeug
     ("thin-hammer-33", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Komtur",
                         "Meister", "Hochmeister", "Erzmeister", "Seliger"],
      D._without(D.STARTER_CARDS_V21["hammer"], {"Gehorsam": 1, "Silberling": 1, "Mysterium der Flamme": 1,
                                                 "Ordensregel": 1, "Meisterin Hedwig": 1, "Goldbarren": 1,
-                                                "Werkzeug": 1, "Auftrag": 1})),  # stop 53's thin:hammer+m02 (v22's
+                                                "Werkzeug": 1, "Auftrag": 1})),  # thin:hammer+m02 (v22's
     # search, --seed 53): 63.7 / 72.2 / 72.5 % against Schwert / Hammer / Buch (400 fresh games each); the v21 Hammer
     # starter without IX+ and eight cards (33)
     ("hammer-vi-werkzeug", ["Vor den Mauern", "Adept", "Novize", "Anwärter", "Lehrling", "Geselle", "Schmied", "Meister",
                             "Hochmeister", "Erzmeister", "Großmeister", "Seliger"],
      D._with(D._without(D.STARTER_CARDS_V23["hammer"], {"Einspruch": 1, "Der Beginn des Weges": 1}),
-             {"Werkzeug": 1})),  # stop 54's starter:hammer-VI++m02+m13 (v23's search, --seed 55): 58.0 / 56.0 / 54.2 %
+             {"Werkzeug": 1})),  # starter:hammer-VI++m02+m13 (v23's search, --seed 55): 58.0 / 56.0 / 54.2 %
     # against Schwert / Hammer / Buch (200 / 200 / 400 fresh games); the v23 Hammer starter without VI+ (34 cards)
 )
 
@@ -370,7 +401,7 @@ def starts(rng, randoms):
             for _ in range(3 + rng.below(10)):
                 d = mutate(d, rng)
             out.append((f"walk:{p}:{k}", d))
-        # thinned starters: without IX+ by 2-6 and 6-10 cards, with it by 2-6 (stop 53's find was the first kind)
+        # thinned starters: without IX+ by 2-6 and 6-10 cards, with it by 2-6 (thin-hammer-33 was the first kind)
         for k, ranks, cut in ((0, ("IX+",), 2), (1, (), 2), (2, ("IX+",), 6)):
             d = drop(base, ranks)
             out.append((f"thin:{p}" + (f":{k}" if k else ""), thinned(d, rng, len(d["cards"]) - cut - rng.below(5))))
@@ -449,9 +480,9 @@ def part_verify(run, finds, games, seed0, best=None, others=None):
 
 
 def part_known(run, games, seed0, best):
-    """Every named find of earlier stops (``known()``) against the best starter on fresh seeds. The search
+    """Every named find of earlier searches (``known()``) against the best starter on fresh seeds. The search
     starts from them but screens each on a few games, where a find that wins 65 % can drop out on noise
-    (stop 52: lean-hammer-gold)."""
+    (lean-hammer-gold did)."""
     finds = known()
     res = run.pairings([(d, best, seeds(seed0, games)) for _, d in finds])
     out = []
@@ -481,8 +512,8 @@ TABLE_SEED0 = 3 * 10 ** 6  # + --seed: the table's first game
 
 
 def table_task(n, g, seed0, pilot, decks=None):
-    """Table game ``g`` for ``n`` players: the starters rotating over the seats (bench/orden_stalls.py replays it).
-    ``decks``: path → deck for a path whose deck is not its starter (bench/orden_quick.py's table spec)."""
+    """Table game ``g`` for ``n`` players: the starters rotating over the seats (``orden stalls`` replays it).
+    ``decks``: path → deck for a path whose deck is not its starter (``orden compare``'s table spec)."""
     ps = [PATHS[(g + i) % 3] for i in range(n)]
     decks = decks or {}
     return {"decks": [decks.get(p, f"starter:{p}") for p in ps], "seed": seed0 + g, "pilots": [pilot] * n,
@@ -565,7 +596,7 @@ def goals(out):
 
 
 def data_version():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h", "--", "games/orden"],
                               capture_output=True, text=True).stdout.strip()
@@ -581,9 +612,13 @@ def data_version():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="bench/run.py orden report", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a minute or two on 2 cores")
-    ap.add_argument("--only", default=",".join(PARTS), help="comma-separated parts: " + ", ".join(PARTS))
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help="comma-separated parts: " + ", ".join(PARTS + EXTRA) + " (default: all but " + ", ".join(EXTRA) + ")")
+    ap.add_argument("--finds", default="",
+                    help="without a search, the decks verify checks: walks (earlier walks of the search) and/or "
+                         "labels of the known finds, comma-separated (default: the starters without IX+)")
     ap.add_argument("--pilot", default="lookahead", choices=sorted(BOTS), help="the bot every seat plays with")
     ap.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
     ap.add_argument("--seed", type=int, default=1)
@@ -604,9 +639,9 @@ def main(argv=None):
         if v is not None:
             conf[k] = v
     parts = [p.strip() for p in a.only.split(",") if p.strip()]
-    bad = [p for p in parts if p not in PARTS]
+    bad = [p for p in parts if p not in PARTS + EXTRA]
     if bad:
-        ap.error(f"unknown part(s) {', '.join(bad)}; choose from {', '.join(PARTS)}")
+        ap.error(f"unknown part(s) {', '.join(bad)}; choose from {', '.join(PARTS + EXTRA)}")
     out = {"version": data_version(), "conf": conf, "pilot": a.pilot, "load": os.getloadavg()}
     print(f"data {out['version']}, pilot {a.pilot}, {min(a.procs, 2)} process(es), {conf}", flush=True)
     t0, c0 = time.time(), time.process_time()
@@ -624,6 +659,8 @@ def main(argv=None):
             finds = [(s[2], s[3]) for s in rank[:conf["top"]]]
             save(a.json, out)
         if "verify" in parts:
+            if not finds and a.finds:
+                finds = named_finds(a.finds)
             if not finds:  # without a search: the starters' weaker variants as the candidates
                 finds = [(f"starter:{p}-IX+", drop(D.starter(p), ("IX+",))) for p in PATHS][:conf["top"]]
             out["verify"] = part_verify(run, finds, conf["verify"], 10 ** 6 + a.seed, out["starters"]["best"],
@@ -641,6 +678,8 @@ def main(argv=None):
             save(a.json, out)
     finally:
         run.close()
+    if "bots" in parts:
+        out["bots"] = bots(conf["games"], a.seed)
     if "engine" in parts:
         out["engine"] = engine_time(conf["engine_games"], conf["reps"], 4 * 10 ** 6 + a.seed)
     out["goals"] = [{"goal": g, "measured": m, "met": ok} for g, m, ok in goals(out)]

@@ -1,14 +1,14 @@
-"""Der Orden: find the games that do not end (issue 24, "simulated games still always end") and show
+"""Der Orden: find the games that do not end (the goal "simulated games always end") and show
 what the seats are doing when they pass a round limit.
 
-    python bench/orden_stalls.py --players 3 --limit 90            # the harness's 3-player table seeds
-    python bench/orden_stalls.py --players 3 --first 12 --games 1  # one game: table game 12
-    python bench/orden_stalls.py --known thin-grace:buch --first 6000001 --games 100  # a named find's paired games
+    bench/run.py orden stalls --players 3 --limit 90            # the report's 3-player table seeds
+    bench/run.py orden stalls --players 3 --first 12 --games 1  # one game: table game 12
+    bench/run.py orden stalls --known thin-grace:buch --first 6000001 --games 100  # a named find's paired games
 
-The games are the harness's table games (``orden_harness.table_task``: seed 3,000,001 + g, the starters
+The games are the report's table games (``harness.table_task``: seed 3,000,001 + g, the starters
 rotating over the seats, the same pilot on every seat), so a game at the harness's 300-round cap is
 found here at a much lower ``--limit``: most games end by round 45. With ``--known LABEL:OPP`` the games are
-the paired games of a named find against a starter (orden_quick.py's ``known`` spec, the harness's known part):
+the paired games of a named find against a starter (``orden compare``'s ``known`` spec, the report's known part):
 ``--first`` is then the first seed, and each seed is played twice, the find at seat 0 and at seat 1. For each game over the limit it
 prints every seat's rank, zone sizes and Auslage, and the actions of the last rounds, with card names.
 """
@@ -16,14 +16,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import orden_harness as H  # noqa: E402
-from games.orden.catalog import card  # noqa: E402
+from bench.orden import harness as H
+from games.orden.catalog import card
 
 
 def name(state, iid) -> str:
@@ -89,7 +84,7 @@ def report(paths, st) -> list:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="bench/run.py orden stalls", description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--limit", type=int, default=90, help="a game still running after this round counts as stalled")
     ap.add_argument("--first", type=int, default=0, help="the first table game (with --known: the first seed)")

@@ -1,8 +1,8 @@
-"""Matches played over days (issue 22): calendar days to finish, and how often a decision waits
+"""Matches played over days: calendar days to finish, and how often a decision waits
 on someone who is not the player to move. A pure simulation: engine + bots, no Django.
 
-    python bench/days_sim.py                 # 60 games each: Der Orden (4 players) before/after, Alchemist (3)
-    python bench/days_sim.py --games 200 --seed 1000
+    bench/run.py days                 # 60 games each: Der Orden (4 players) before/after, Alchemist (3)
+    bench/run.py days --games 200 --seed 1000
 
 The model: the heuristic bot decides for every seat. A decision handed to a person is answered
 after a random delay of 1–24 h (uniform, seeded); the same person's next decisions in a row
@@ -25,7 +25,7 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.order_loop import answer_by_orders  # noqa: E402
 from games.rng import Rng  # noqa: E402

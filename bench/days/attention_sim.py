@@ -3,8 +3,8 @@
 attention rules (notifications/attention.py), and whether every turn that waited while the
 player was away got exactly one notice.
 
-    .venv/bin/python bench/attention_sim.py                # 20 weeks, seeds 1..20
-    .venv/bin/python bench/attention_sim.py --weeks 100 --seed 7
+    bench/run.py attention                # 20 weeks, seeds 1..20
+    bench/run.py attention --weeks 100 --seed 7
 
 The model: 12 matches of two players. When the player has moved, the opponent answers after a
 random 1-24 h (uniform). The player visits the site 3-6 times a day (uniform start times
@@ -28,7 +28,7 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 
 MINUTE = 60.0

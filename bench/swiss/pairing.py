@@ -1,10 +1,10 @@
 """Time to pair one Swiss round mid-tournament (Eiserner Thron scoring, realistic score
 groups and history, odd field so the bye and standings are included).
 
-    .venv/bin/python bench/pairing.py            # 1,000 and 10,000 players, median of 5
-    .venv/bin/python bench/pairing.py --smoke    # quick check (200 players, 1 run)
+    bench/run.py pairing            # 1,000 and 10,000 players, median of 5
+    bench/run.py pairing --smoke    # quick check (200 players, 1 run)
 
-Goals (issue 6): 1,000 players <= 1 s, 10,000 players <= 10 s.
+Goals: 1,000 players <= 1 s, 10,000 players <= 10 s.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 from games.rng import Rng  # noqa: E402
@@ -53,7 +53,7 @@ def bench(n: int, runs: int, seed: int = 2024) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--smoke", action="store_true", help="one quick run on 200 players")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000])

@@ -1,9 +1,9 @@
 """Der Orden: a fingerprint of the engine's behaviour, to check that speed work changes no result.
 
-    python bench/orden_fingerprint.py record /tmp/fp.json   # before a change: games, actions, hashes
-    python bench/orden_fingerprint.py check /tmp/fp.json    # after it: exit 1 on any difference
+    bench/run.py orden fingerprint record /tmp/fp.json   # before a change: games, actions, hashes
+    bench/run.py orden fingerprint check /tmp/fp.json    # after it: exit 1 on any difference
 
-``record`` plays heuristic bot games (the 20 four-player games of ``orden_balance.engine_time``, seeds
+``record`` plays heuristic bot games (the 20 four-player games of ``play.engine_time``, seeds
 1–20, plus 10 two-player and 10 three-player ones) and stores every game's actions and, per game, a hash
 over every state after setup and each ``apply`` (``json.dumps(state, sort_keys=True)``), each step's events
 and ``reveals``, and the legal actions of the seat to move next. ``check`` replays the stored actions
@@ -19,14 +19,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from orden_balance import CAP_ROUNDS, PATHS  # noqa: E402
-
-from games.orden.roster import BOTS  # noqa: E402
-from games.orden.engine import ENGINE  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from bench.orden.play import CAP_ROUNDS, PATHS
+from games.orden.engine import ENGINE
+from games.orden.roster import BOTS
+from games.rng import Rng
 
 GAMES = ((4, 1, 20), (2, 101, 10), (3, 201, 10))  # players, first seed, games
 
@@ -70,8 +66,8 @@ def fingerprint(game) -> str:
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 2 or argv[0] not in ("record", "check"):
-        print(__doc__.split("\n\n")[1])
-        return 2
+        print("usage: bench/run.py orden fingerprint record|check FILE\n\n" + __doc__)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     what, path = argv
     if what == "record":
         games = record_games()

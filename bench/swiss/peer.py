@@ -4,9 +4,9 @@ C++), on the same fields.
 
 The peer is a benchmark/test-only requirement (requirements.txt: swisspair==0.2.1):
 
-    .venv/bin/python bench/swiss_peer.py                 # the table in docs/tournaments.md
-    .venv/bin/python bench/swiss_peer.py --seeds 3       # quicker
-    .venv/bin/python bench/swiss_peer.py --timing 1000 10000   # seconds per round, both pairers
+    bench/run.py swiss-peer                 # the table in docs/tournaments.md
+    bench/run.py swiss-peer --seeds 3       # quicker
+    bench/run.py swiss-peer --timing 1000 10000   # seconds per round, both pairers
 
 Each field is one simulated Eiserner-Thron tournament (win 5, modified win 4, loss 0; random
 results, 10% modified wins) whose history our pairer drives; in every round from round 2 on
@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform"), str(ROOT / "var" / "peer")]
 
 from games.rng import Rng  # noqa: E402
@@ -183,7 +183,7 @@ def timing(sizes, peer=True):
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--sizes", type=int, nargs="*", default=[8, 9, 16, 17, 32, 33, 64, 65, 128, 129])
     ap.add_argument("--timing", type=int, nargs="*", help="time both pairers at these sizes instead")

@@ -1,8 +1,8 @@
 """The game simulator: what bots playing any registered game tell about it.
 
-    .venv/bin/python bench/simulate.py alchemist --games 200 --players 3
-    .venv/bin/python bench/simulate.py orden --games 60 --players 2 --bot heuristic
-    .venv/bin/python bench/simulate.py <slug> --games 20 --ladder-games 20 --out bench/results
+    bench/run.py simulate alchemist --games 200 --players 3
+    bench/run.py simulate orden --games 60 --players 2 --bot heuristic
+    bench/run.py simulate <slug> --games 20 --ladder-games 20 --out bench/results
 
 For one game and one player count it reports, each with a 95 % interval over seeds:
 
@@ -24,7 +24,7 @@ Wins: the seats placed first share the win (a tie of two counts half for each). 
 ``<out>/simulate-<slug>-<P>p.json`` and ``.md`` (default ``bench/results/``, not in git); the
 Markdown table is what ``docs/performance.md`` quotes. Single process unless ``--procs 2``.
 
-The core (``playout``, ``seed_ci95``) is shared: ``bench/orden_harness.py`` plays its deck
+The core (``playout``, ``seed_ci95``) is shared: ``bench/orden/harness.py`` plays its deck
 searches through ``playout``.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -328,7 +328,7 @@ def write(rep: Report, out_dir: Path) -> tuple[Path, Path]:
 
 
 def main(argv=None) -> Report:
-    ap = argparse.ArgumentParser(description="Simulate bots playing a registered game (bench/simulate.py).")
+    ap = argparse.ArgumentParser(description="Simulate bots playing a registered game (bench/run.py simulate).")
     ap.add_argument("slug")
     ap.add_argument("--games", type=int, default=100, help="self-play games (one seed each)")
     ap.add_argument("--players", type=int, help="default: the game's minimum")
@@ -350,7 +350,7 @@ def main(argv=None) -> Report:
         ap.error(str(exc))
     rep = simulate(a.slug, players, a.games, bot=a.bot, ladder_games=a.ladder_games, seed=a.seed, procs=a.procs,
                    max_steps=a.max_steps)
-    rep.command = "bench/simulate.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    rep.command = "bench/run.py simulate " + " ".join(argv if argv is not None else sys.argv[1:])
     js, md = write(rep, Path(a.out))
     print(markdown(rep))
     print(f"written: {js} and {md}")

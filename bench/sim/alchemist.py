@@ -1,7 +1,7 @@
 """Alchemist simulations: N random-bot games per player count, plus heuristic vs random.
 
-    .venv/bin/python bench/alchemist_sim.py            # 10,000 games per player count
-    .venv/bin/python bench/alchemist_sim.py --smoke    # 50 games, for CI
+    bench/run.py alchemist            # 10,000 games per player count
+    bench/run.py alchemist --smoke    # 50 games, for CI
 
 Single process on purpose (shared 2-core machine). Reports: every game ends, length in
 turns/rounds, average winning score, how often school points change the winner, engine time
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.alchemist.bots import heuristic_bot, random_bot  # noqa: E402
 from games.alchemist.engine import AlchemistEngine  # noqa: E402
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
         args.games, args.vs_games = 50, 20
     started = time.perf_counter()
     report = {"date": datetime.date.today().isoformat(), "machine": machine(),
-              "command": "bench/alchemist_sim.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+              "command": "bench/run.py alchemist " + " ".join(argv if argv is not None else sys.argv[1:]),
               "random": [], "heuristic_vs_random": []}
     print(f"# Alchemist simulation, {report['date']}, {report['machine']}")
     print("| players | games | unfinished | turns mean (min-max) | rounds mean | avg winning score "
