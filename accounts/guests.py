@@ -1,4 +1,4 @@
-"""Guest accounts: "Try it now" without signing up (issue 54).
+"""Guest accounts: "Try it now" without signing up.
 
 A guest is an ordinary ``User`` whose profile has ``guest_since`` set: no e-mail address (so no
 mail), no usable password, a name ``guest-<hex>`` that sign-up refuses to others. A guest may

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The chaos soak (issue 23): moves, chat and finishing matches on the production set-up
+"""The chaos soak: moves, chat and finishing matches on the production set-up
 (bench/stack.py, ``split``: gunicorn for HTTP, uvicorn for the sockets, a Celery worker that
 also sends mail to a local SMTP sink) while Redis, the worker, the socket server and
 PostgreSQL are restarted in random order, one about every ``--fault-every`` seconds.

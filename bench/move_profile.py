@@ -108,7 +108,7 @@ def main() -> None:
     users = [User.objects.create(username=f"prof{i}", email=f"prof{i}@example.org") for i in range(4 * args.matches)]
     from accounts.verification import mark_confirmed
 
-    mark_confirmed(users)  # notification mail goes to confirmed addresses only (issue 26)
+    mark_confirmed(users)  # notification mail goes to confirmed addresses only
     token_of = {u.pk: Token.objects.create(user=u).key for u in users}
     engine = registry.get("alchemist").engine
     rng = random.Random(1)

@@ -99,7 +99,7 @@ def main() -> None:
     users = list(User.objects.order_by("id"))
     from accounts.verification import mark_confirmed
 
-    mark_confirmed(users)  # notification mail goes to confirmed addresses only (issue 26)
+    mark_confirmed(users)  # notification mail goes to confirmed addresses only
     with transaction.atomic():
         match = start_match(game="alchemist", entrants=[{"user": users[0]}, {"user": users[1]}], options={})
     with app.connection_for_write() as conn:

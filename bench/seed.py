@@ -42,7 +42,7 @@ def make_users(prefix: str, n: int) -> list[dict]:
     users = list(User.objects.filter(username__in=names).order_by("id"))
     from accounts.verification import mark_confirmed
 
-    mark_confirmed(users)  # confirmed addresses, as the turn mails need (issue 26)
+    mark_confirmed(users)  # confirmed addresses, as the turn mails need
     tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
     out = []
     for user, token in zip(users, tokens):

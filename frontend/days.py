@@ -1,5 +1,5 @@
 """The game page's parts for playing over days: private notes (saved as you type), the
-per-match notification setting and the chat's unread mark (issue 22). Views stay thin: the
+per-match notification setting and the chat's unread mark. Views stay thin: the
 rules are in matches.notes, matches.seatprefs and matches.chat."""
 from __future__ import annotations
 

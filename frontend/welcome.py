@@ -1,4 +1,4 @@
-"""A first visit (issue 25): the landing page an anonymous visitor sees at ``/`` (what the site
+"""A first visit: the landing page an anonymous visitor sees at ``/`` (what the site
 is, its games, sign up or watch) and the help page ``/help/``. Signed-in players go on to My games."""
 from __future__ import annotations
 

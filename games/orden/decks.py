@@ -18,8 +18,8 @@ MIN_CARDS = 7
 # Types a deck holds at most one card of, from data version 9 on. Only one BURG lies out at a time
 # (the seed's rule for every type), yet a Hammer deck with a second one won 68 % (Klosterburg) and
 # 62 % (Burg Falkenstein) of 200 games against its own starter: a castle with HANDLIMIT+1 out sooner
-# and again after a Belagerung, for a path whose Schmied and Das Fundament read a BURG (stop 37,
-# docs/games/orden.md). Which castle to take is the choice.
+# and again after a Belagerung, for a path whose Schmied and Das Fundament read a BURG
+# (docs/games/orden.md). Which castle to take is the choice.
 ONE_PER_DECK = {"BURG": 9}
 
 
@@ -88,7 +88,7 @@ STARTER_CARDS_V2 = {
              "Disputation": 2, "Klosterburg": 1},
 }
 
-# Data version 3 (the second base set, issue 24.2). What every starter shares: the Orden's T
+# Data version 3 (the second base set). What every starter shares: the Orden's T
 # cards for ranks 0–III (with the seed's opening Einladung → Das Versprechen), E and S for
 # VII–X, and the interaction every path meets.
 _COMMON = {"Einladung": 1, "Das Versprechen": 1, "Gehorsam": 3, "Demut": 3, "Treueschwur": 2,
@@ -164,7 +164,7 @@ STARTER_CARDS_V17 = {**STARTER_CARDS_V16, "schwert": _without(STARTER_CARDS_V16[
 # Data version 19 changes Foliant (2x W, or 2x E from RANG VII on), which Buch's starter holds three times, and
 # keeps these lists.
 
-# Data version 20: Schwert's fourth Gehorsam back (40 cards, version 16's list). Since stop 50 the bots keep
+# Data version 20: Schwert's fourth Gehorsam back (40 cards, version 16's list). Since version 19 the bots keep
 # their preventers for the ascents from RANG IX on; with that pilot Schwert reached RANG IV 1.4 rounds after
 # Hammer (the T ranks) and won 29.2 / 28.3 / 25.2 % of 2/3/4-player tables on version 19; with the card, on the
 # same seeds, 35.0 / 30.0 / 29.2; on fresh seeds 35.8 / 33.9 / 30.2. A Demut instead: 31.8 / 27.7 at 2/3 players.

@@ -11,10 +11,10 @@ from games.rng import Rng
 
 # "2": instance ids that say nothing about the draw order, the Ablage shuffled in as a state
 # (effects.V); matches set up under "1" keep their rules version (setup_version, state["v"]).
-# "3": the second base set (issue 24.2): changed cards are new card numbers, the old versions
+# "3": the second base set: changed cards are new card numbers, the old versions
 # stay in the catalog (schema.Card.until), and a match set up under "1" or "2" resolves its
 # starter decks and checks its decks with the cards of its own version (decks.resolve).
-# "4": the balance pass measured with the lookahead pilot (issue 24): Kraft no longer draws, Foliant
+# "4": the balance pass measured with the lookahead pilot: Kraft no longer draws, Foliant
 # draws 2, Dekan ascends cheaply from 6x W, Triumvirat lost its AUSSPIELEN+1; new card numbers, the
 # version-3 cards stay for replays.
 # "5": Triumvirat delivers 2x ?, not 3x (the harness's best finds, a Hammer Pfad with another path's
@@ -68,7 +68,7 @@ from games.rng import Rng
 # "22": Stillstand (games/orden/standstill.py): at the end of a round in which no player can ever ascend again
 # (every S spent, and no ? stands for S) the game ends, places by rank and the tie-break list, as after the seed's
 # round counter; 1 of 1,600 games of found decks against Buch ran to the 300-round cap on "21". Triumvirat 408→508
-# delivers its 1x T and 1x ? only from RANG VI on (still with VI+ in the Pfad): stop 46's lean-hammer-gold, a
+# delivers its 1x T and 1x ? only from RANG VI on (still with VI+ in the Pfad): lean-hammer-gold, a
 # 38-card Hammer list with it, won 65.2 % against the Buch starter on "21", 52.0 % with the change (same seeds).
 # "23": thin starters (decks.STARTER_CARDS_V23, 31 / 35 / 34 cards, IX+ kept): each drops a Gehorsam, Mysterium der
 # Flamme, Ordensregel and path cards. On "22" the search's find was the Hammer starter without IX+ and eight cards

@@ -126,7 +126,7 @@ def lookahead_bot(state, seat, rng):
     if state["round"] > LONG_GAME:
         # Past round LONG_GAME an ascent it can start comes first: at IX a found Schwert deck spent its action
         # on a Kraft contest for 200 rounds, as a try scored a little below that (a rival's Einspruch would
-        # prevent it, and the next try would not have been), and the game ran to the cap (stop 53). A
+        # prevent it, and the next try would not have been), and the game ran to the cap. A
         # prevented ascent costs the actor nothing. Before that round, games play as they did.
         for a in acts:
             if a["type"] == "activate" and R.ability(state, a).ascends:
@@ -145,7 +145,7 @@ def lookahead_bot(state, seat, rng):
             return heuristic_bot(state, seat, rng)
         # an ascent that scores as well as ending the turn is tried: if a rival prevents it, that costs the
         # rival its cards and the actor nothing. Two Großmeisters that prevent every ascent of the third
-        # seat, which ended its turns instead, held a 3-player game until the 300-round cap (stop 50).
+        # seat, which ended its turns instead, held a 3-player game until the 300-round cap.
         tried = [i for i, a in enumerate(acts) if totals[i] >= totals[best] and a["type"] == "activate"
                  and R.ability(state, a).ascends]
         if tried:

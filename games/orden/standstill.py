@@ -3,7 +3,7 @@
 The seed ends a game only when a RANG X comes on top (or, as an option, after a fixed number of
 rounds). Cards leave the game for good (Gnade, the Großmeister's prevention, Einspruch remove what
 they pay with), and S comes from no ?: two Großmeisters who have spent every S they had can never
-ascend again, and their game went on until the simulation's 300-round cap (stop 53: 1 of 1,600
+ascend again, and their game went on until the simulation's 300-round cap (1 of 1,600
 games of found decks). Such a game ends as after the seed's round counter: places by rank reached,
 then the tie-break list.
 

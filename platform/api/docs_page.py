@@ -1,7 +1,7 @@
 """``/api/docs/``: the OpenAPI schema (api/schema.py, built once) rendered as a plain page of the
 site: every path and method with its parameters, request body and answers, and the shapes of the
 objects. No script (Swagger UI stays at ``/api/docs/swagger/`` for trying requests out); it
-reads well on a phone and passes axe (issue 25)."""
+reads well on a phone and passes axe."""
 from __future__ import annotations
 
 from django.shortcuts import render

@@ -1,7 +1,7 @@
 """The OpenAPI schema: the view that builds it once, and pieces shared by the apps' API views.
 
 drf-spectacular builds the schema on every request and loads its extensions while it does: 12
-concurrent first requests after a restart raced in that (issue 23: 3 × 500). The schema only
+concurrent first requests after a restart raced in that (3 × 500). The schema only
 changes with the code, so the first request builds it while the others wait, and later
 requests get the built one (also saving the ~0.5 s a build costs)."""
 import threading

@@ -56,7 +56,7 @@ def _collected_channel_is_a_lost_connection() -> None:
     (broker restarted). A channel of the old connection that is used after that (a gossip
     restart, an acknowledgement) then failed with ``AttributeError: 'NoneType' object has no
     attribute 'hostname'`` (or ``'connection_errors'``): not a connection error, so the worker
-    took it as "Unrecoverable" and stopped consuming (kombu issue 582's class; issue 23 here).
+    took it as "Unrecoverable" and stopped consuming (kombu issue 582's class).
     Raised as the connection error it is, Celery reconnects and the message is redelivered."""
     from kombu.transport import redis as kombu_redis
 

@@ -121,7 +121,7 @@ if DATABASE_URL:
     if "postgresql" in DATABASES["default"]["ENGINE"]:
         # No JIT: it pays for long analytic queries, not for ours. A batch's clock read (a few
         # joins, an estimate of thousands of rows on small tables) crossed jit_above_cost and
-        # spent 20 ms compiling for 60 rows that take 0.2 ms (EXPLAIN ANALYZE, issue 15).
+        # spent 20 ms compiling for 60 rows that take 0.2 ms (EXPLAIN ANALYZE).
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
     if env_bool("DB_POOL", False):
         # Opt-in (the bench stack and production): a psycopg pool per server process, shared
@@ -194,7 +194,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A half-open connection (Redis gone without a reset) is noticed and replaced.
     "socket_timeout": 30, "socket_connect_timeout": 5, "socket_keepalive": True, "health_check_interval": 25}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A broker restart must not stop the worker (issue 23): reconnect for as long as it takes
+# A broker restart must not stop the worker: reconnect for as long as it takes
 # (Celery's default gives up after 100 tries, and the worker exits), and cancel the running
 # late-acknowledged tasks on a lost connection instead of acknowledging them later on the dead
 # connection's channel (Celery 6's default; they are redelivered, our tasks are idempotent).

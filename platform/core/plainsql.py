@@ -1,7 +1,7 @@
 """The hot path's statements as plain SQL, with the ORM's own conversions.
 
 Building a statement in the ORM (a QuerySet, its compiler, ``as_sql``) cost more CPU than
-running it (issue 15; docs/performance.md, "What changed in stop 20", item 11). These
+running it (docs/architecture/matches.md, "How a move flows"). These
 helpers build each statement's text once per model and field set and convert values exactly as
 the ORM does (``get_db_prep_save`` on the way in; the backend's and the field's converters on
 the way out), so they work on PostgreSQL and SQLite alike. Only for models without save
@@ -281,7 +281,7 @@ class Writes:
     """The writes of one step sent as one statement on PostgreSQL: the UPDATEs as data-modifying
     WITH clauses ahead of the INSERT (they see the same snapshot, so they must not depend on
     each other). Each statement was a round trip and its share of the driver's and the
-    server's work per statement (issue 15). Elsewhere each runs as it comes. ``run()`` sends
+    server's work per statement. Elsewhere each runs as it comes. ``run()`` sends
     them; the inserted object's pk is set then."""
 
     def __init__(self):

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 class GuideConfig(AppConfig):
     """A first visit: the landing page, the help page and a guided first match against a bot
-    for each game, with a hint at each step (issue 25)."""
+    for each game, with a hint at each step."""
     name = "guide"
     verbose_name = "Guide"
     default_auto_field = "django.db.models.BigAutoField"

@@ -1,5 +1,5 @@
 """The guided match's suggested move: what the game's strongest bot would play for the learner's
-seat, named with a short reason in the learner's language (issue 54).
+seat, named with a short reason in the learner's language.
 
 Game-generic: the bot is the plugin's ``hint_bot`` (default: the last of ``bots()``), the words
 its ``suggestion_text`` (default: ``action_text`` and a generic reason). The bot sees the state

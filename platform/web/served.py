@@ -1,5 +1,5 @@
 """The site's own address for links in mails and pushes when ``SITE_URL`` is unset: the address
-this server was reached on (issue 25: every link pointed to port 8000 whatever ``make run``'s
+this server was reached on (every link pointed to port 8000 whatever ``make run``'s
 PORT said). Taken from the server's own socket (``SERVER_NAME``/``SERVER_PORT``, set by daphne,
 uvicorn and gunicorn from the bound address), never from the Host header a client sends, so a
 forged Host cannot put its address into someone's mail. Kept per process and in the cache (a

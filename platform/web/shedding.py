@@ -1,8 +1,8 @@
 """Load shedding for the HTTP API under gunicorn: refuse what waited too long in the queue.
 
 A WSGI application cannot see how long a request waited before a thread took it, so under
-overload the API queued without bound (measured at twice its capacity: answers p99 6.5 s,
-issue 15). ``QueueTimedWorker`` (gunicorn's threaded worker, ``-k web.shedding.QueueTimedWorker``)
+overload the API queued without bound (measured at twice its capacity: answers p99 6.5 s).
+``QueueTimedWorker`` (gunicorn's threaded worker, ``-k web.shedding.QueueTimedWorker``)
 notes when each request became ready to read (a new connection accepted, a kept-alive one
 readable); ``shed_late_api`` answers an API request that waited longer than ``SHED_AFTER_MS``
 (default 500) with 503 + Retry-After before Django sees it — the client backs off and sends

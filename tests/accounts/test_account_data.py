@@ -1,4 +1,4 @@
-"""Their data theirs (issue 26, part 2; contract "Accounts"): the export, the deletion that
+"""Their data theirs (contract "Accounts"): the export, the deletion that
 erases the person and keeps the games whole, and the legal pages linked from every page."""
 import json
 

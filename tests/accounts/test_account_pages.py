@@ -1,4 +1,4 @@
-"""The account pages (issue 54): log-in, sign-up, password reset and change, e-mail confirmation
+"""The account pages: log-in, sign-up, password reset and change, e-mail confirmation
 in the site's own frame and words, in English and German, never Django's admin templates; the
 reset mail in the site's words and the account's language, through a real SMTP server."""
 import re

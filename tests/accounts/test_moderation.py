@@ -1,4 +1,4 @@
-"""Reports and moderation (issue 26, part 3; contract "Accounts": POST /api/reports/): players,
+"""Reports and moderation (contract "Accounts": POST /api/reports/): players,
 matches and chat lines can be reported from the API and the pages; staff work the queue in the
 admin (warn, mute in chat, suspend); a muted player cannot write in chats; a suspended one is
 out (is_active False: session and token refused)."""

@@ -1,4 +1,4 @@
-"""E-mail verification (issue 26, part 1): no notification mail before the owner confirmed the
+"""E-mail verification: no notification mail before the owner confirmed the
 address, a changed address is confirmed again, and the forms never tell whether an address is
 taken (its owner gets a notice). Real forms, real signing, real notification service; account
 mails go to Django's test outbox."""

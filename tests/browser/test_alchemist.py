@@ -1,4 +1,4 @@
-"""Alchemist through the pages, from the invitation to the final scoring (issue 3)."""
+"""Alchemist through the pages, from the invitation to the final scoring."""
 import random
 
 import pytest

@@ -1,4 +1,4 @@
-"""Around the games, in a real browser (issue 13): a vacation taken through the German form
+"""Around the games, in a real browser: a vacation taken through the German form
 (the date field is pre-filled with an ISO value the browser accepts); the host's invitation
 page fills its seats live as others join (two browser contexts); the invitation form shows only
 the chosen time control's fields; the header's DE/EN switch sticks for a signed-in user."""

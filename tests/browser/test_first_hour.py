@@ -1,4 +1,4 @@
-"""The first hour in real chromium (issue 54): a visitor plays the guided match as a guest from
+"""The first hour in real chromium: a visitor plays the guided match as a guest from
 the landing page to the end by the hint's suggested moves and signs up at the end, keeping the
 match; the account pages in the site's frame at 390x844 and 1280x800, English and German, under
 the site's CSP (no violation, no missing file, no cut word, nothing overlapping).

@@ -1,4 +1,4 @@
-"""Every page fits a phone and passes axe (issue 12, items 4 and 6), in real chromium.
+"""Every page fits a phone and passes axe, in real chromium.
 
 The site is filled with the worst text people can type: a 400-character chat message without
 a space, and names and comments of 200 unbroken characters (or the field's maximum where it
@@ -85,7 +85,7 @@ def seed() -> dict:
                                         "game": "alchemist"}, key="fit-paired", match_id=ids["alchemist"])
     notify(owner, "invitation_joined", {"player": rival.username, "seats": "2/2", "game": "orden",
                                         "match": ids["orden"]}, key="fit-joined")
-    # A guided first match against the bot (issue 25): the table with the hints.
+    # A guided first match against the bot: the table with the hints.
     from guide.models import GuidedMatch
 
     guided = matches.start_match(game="orden", entrants=[{"user": owner, "bot": "", "choices": {}},
@@ -114,13 +114,13 @@ def pages_of(d: dict) -> list[str]:
         f"/tournaments/{t}/register/", "/accounts/password/change/done/",
         "/rankings/", "/rankings/alchemist/", "/rankings/orden/", "/stats/", "/stats/alchemist/", "/stats/orden/",
         f"/substitutes/{d['offer']}/",
-        "/account/data/", "/privacy/", "/imprint/", "/terms/",  # issue 26: their data, the legal pages
+        "/account/data/", "/privacy/", "/imprint/", "/terms/",  # their data, the legal pages
         f"/reports/new/?match={a}", f"/reports/new/?user={d['rival']}",
         "/no-such-page/",  # 404 inside the site's frame
-        "/help/", "/learn/", f"/matches/{d['guided']}/",  # a first visit (issue 25)
+        "/help/", "/learn/", f"/matches/{d['guided']}/",  # a first visit
         "/api/docs/",  # the API's documentation, a page of the site (api/docs_page.py)
     ]
-    # Pages added later whose only parameter is the game (the rules pages, issue 12 item 3)
+    # Pages added later whose only parameter is the game (the rules pages)
     # are opened for both games; any other page missing here fails test_every_page_is_listed.
     for route in page_routes():
         if route.params and {name for _, name in route.params} == {"game"}:

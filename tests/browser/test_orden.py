@@ -1,4 +1,4 @@
-"""Der Orden through the pages (issue 4): two new players pick starter decks and play the
+"""Der Orden through the pages: two new players pick starter decks and play the
 seed's three-turn opening (Vor den Mauern → Einladung → Das Versprechen → rank I) and on to the
 end of a fixed-rounds game; in a three-player game the third player's reaction (Einspruch)
 prevents an ascent (the second player, asked first, declines). Every move is a click on the
@@ -187,7 +187,7 @@ def test_a_third_players_reaction_prevents_an_ascent(live_site, browser):
 
     knappe = next(i for i in sc.state["p"][0]["pfad"] if sc.state["ci"][i] == no_of("Knappe"))
     act(pages, page_of[0], lambda a: a == {"type": "activate", "card": knappe, "ability": 1})
-    # Every opponent is asked in turn, whether or not it holds a reaction (issue 14): seat 1,
+    # Every opponent is asked in turn, whether or not it holds a reaction: seat 1,
     # holding none, is offered only to decline; then seat 2 is asked and sees the prompt.
     assert state()["pend"]["asked"] == 1 and mover(pages) is page_of[1]
     assert {a["type"] for a in offered(page_of[1])} == {"decline"}

@@ -1,4 +1,4 @@
-"""Der Orden's order controls on the table (issue 22): shown with JavaScript beside the reaction
+"""Der Orden's order controls on the table: shown with JavaScript beside the reaction
 prompt, marked with the order the seat holds, and a click PUTs the seat's orders with that one
 replaced (the others kept) to the orders API, with the CSRF token. The board is rendered by the
 plugin's template; the page, its static files and the API are served by Playwright's router, so

@@ -1,4 +1,4 @@
-"""Orders on the table (issue 22): a player queues a premove while waiting, in two clicks from
+"""Orders on the table: a player queues a premove while waiting, in two clicks from
 the board's own move forms; the other player moves; the premove is played in the same
 transaction and both pages show it live, without a page load."""
 import pytest

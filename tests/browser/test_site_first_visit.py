@@ -1,4 +1,4 @@
-"""The site around the table, issue 25, at 390x844 and 1280x800 in real chromium: the header's
+"""The site around the table, at 390x844 and 1280x800 in real chromium: the header's
 links are all reachable (a menu on a phone), the chat fits its column and delivers every line
 (also one sent while the socket was away), the lobby and My games follow without a reload, and a
 first visit has a landing page, a help page and a guided match against a bot with hints.

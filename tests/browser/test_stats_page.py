@@ -1,4 +1,4 @@
-"""The statistics page is worth opening (issue 54): per game the headline figures and a chart,
+"""The statistics page is worth opening: per game the headline figures and a chart,
 at 390x844 and 1280x800, in English and German (and the dark theme on a phone), without sideways
 scrolling and with nothing serious for axe; the game's page shows its win shares per group. STATS_SHOTS=<dir> keeps the screenshots."""
 from __future__ import annotations

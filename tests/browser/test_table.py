@@ -1,4 +1,4 @@
-"""The game table (issue 12): board and move controls in the first screen at 1280x800 and
+"""The game table: board and move controls in the first screen at 1280x800 and
 390x844, moves swapped in place (no navigation, the scroll position kept, the last move marked),
 the other player's page following over the websocket, refusals shown in place, keyboard moves,
 and the plain form post without JavaScript."""

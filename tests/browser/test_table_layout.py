@@ -1,4 +1,4 @@
-"""The game table, second pass (issue 25), at a phone (390x844) and a desktop (1280x800), on the
+"""The game table, second pass, at a phone (390x844) and a desktop (1280x800), on the
 real site (daphne, the test database, the live websocket):
 - the main moves and the board parts they need come first: Alchemist's first Design and Copy,
   Der Orden's hand moves and End turn, and Undo/Resign within the first screen (desktop) or the
@@ -306,7 +306,7 @@ def test_replay_steps_in_place_with_arrow_keys(live_site, browser, size):
     assert page.locator("#replay-controls").get_attribute("data-step") == "0"
     page.evaluate("window.__marker = 1")  # gone if the page were loaded again
     # htmx wires swapped-in links when the swap settles; with a delay the click below could land before
-    # that and load the page (stop 37's flaky run under load): the site settles at once
+    # that and load the page (a flaky run under load did): the site settles at once
     assert page.evaluate("htmx.config.defaultSettleDelay") == 0
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay-controls[data-step='1']")
@@ -407,7 +407,7 @@ def test_a_move_made_right_after_a_swap_stays_in_place(live_site, browser):
     page.context.close()
 
 
-# -- 7. finished for players (issue 54): legible cards, orders near the moves, nothing covered ----
+# -- 7. finished for players: legible cards, orders near the moves, nothing covered ----
 CUT = """sel => [...document.querySelectorAll(sel)].filter(e => {
     if (!e.offsetParent || e.closest('.visually-hidden, .strip-name, .orders-pop, .ord-mover')) return false;
     const s = getComputedStyle(e);

@@ -1,4 +1,4 @@
-"""The table when another seat is asked (issue 25, second pass), at 390x844 and 1280x800 on the
+"""The table when another seat is asked, at 390x844 and 1280x800 on the
 real site (daphne, the test database, the live websocket):
 - Der Orden: the seat asked at an Aktion (the reaction window, then the payment for its reaction)
   finds the prompt's controls within the first screen (desktop) or the first one and a half

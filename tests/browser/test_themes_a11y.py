@@ -1,4 +1,4 @@
-"""Every kind of page passes axe in the light and in the dark theme (issue 54, "Accessibility"
+"""Every kind of page passes axe in the light and in the dark theme ("Accessibility"
 and "Dark mode"), guest pages included, in real chromium. The dark theme is the system's
 setting (``prefers-color-scheme: dark``), emulated by Playwright's ``color_scheme``.
 

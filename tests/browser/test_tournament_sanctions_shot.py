@@ -1,4 +1,4 @@
-"""The tournament page's sanctions card with a point deduction (issue 27), at 390 and 1280
+"""The tournament page's sanctions card with a point deduction, at 390 and 1280
 px: no sideways scroll; screenshots go to var/screenshots/ for a person to look at."""
 from pathlib import Path
 

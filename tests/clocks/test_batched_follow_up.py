@@ -1,6 +1,6 @@
 """The worker runs the follow-ups of a batch of changes together (matches.tasks.announce_changes
 -> services.send_changes -> clocks.services.on_matches_changed): the same clocks, records and
-"your turn" as change by change, in a few statements for the whole batch (issue 15)."""
+"your turn" as change by change, in a few statements for the whole batch."""
 import pytest
 from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
@@ -14,7 +14,7 @@ from tests.platform.helpers import start_minigame, to_move_user
 pytestmark = pytest.mark.django_db(transaction=True)
 # BEGIN, the versions, the clocks' read, their writes, the records, the notifications with their
 # e-mail deliveries, COMMIT, the unread counts, and the follow-up progress rows after every
-# receiver ran (matches/progress.py, issue 23): for the whole batch on PostgreSQL.
+# receiver ran (matches/progress.py): for the whole batch on PostgreSQL.
 BATCH_MAX_STATEMENTS = 9
 
 

@@ -1,5 +1,5 @@
 """An ordinary move (one player's turn ends, the next one's begins) and its follow-up stay
-lean: a bounded number of SQL statements (issue 15: the follow-up was 24), and the follow-up
+lean: a bounded number of SQL statements (the follow-up was 24), and the follow-up
 does the same with or without the hints the move passes along (a task queued by an older
 version has none)."""
 import pytest
@@ -14,13 +14,13 @@ from tests.platform.helpers import start_minigame, to_move_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # BEGIN and COMMIT included. PostgreSQL writes the clocks in one UPDATE and a notification with
-# its e-mail delivery in one INSERT (stop 21: 10 → 8; 24 before issue 15); elsewhere one each.
-# Issue 23: +1, the follow-ups' progress (matches/progress.py: one upsert per batch, after every
+# its e-mail delivery in one INSERT (the follow-up was 24 statements before); elsewhere one each.
+# Plus 1, the follow-ups' progress (matches/progress.py: one upsert per batch, after every
 # receiver ran, so that a lost or failed follow-up is found and redone; the move writes nothing).
 FOLLOW_UP_MAX_STATEMENTS = {"postgresql": 9}.get(connection.vendor, 11)
 # BEGIN, the lock with the seats, the writes, COMMIT and the turn badges' counts after the commit.
-# PostgreSQL writes the log entry, the match and the seats' to_move in one statement (stop 22:
-# 8 → 5); elsewhere one each (the seats one per seat).
+# PostgreSQL writes the log entry, the match and the seats' to_move in one statement (it
+# was 8); elsewhere one each (the seats one per seat).
 MOVE_MAX_STATEMENTS = {"postgresql": 5}.get(connection.vendor, 8)
 
 

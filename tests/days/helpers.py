@@ -1,4 +1,4 @@
-"""Matches with clocks for the "playing over days" tests (issue 22)."""
+"""Matches with clocks for the "playing over days" tests."""
 from django.test import Client
 
 from lobby import services as lobby

@@ -1,4 +1,4 @@
-"""The talk around a match (issue 22, part 4): ``chat`` (one per match until read) and
+"""The talk around a match: ``chat`` (one per match until read) and
 ``chat_mention`` (@name) notifications, the chat's unread mark, per-match mute and the
 per-match notification level; digest and quiet hours apply as to any notification."""
 from datetime import time, timedelta

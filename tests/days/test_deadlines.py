@@ -1,4 +1,4 @@
-"""Deadlines first (issue 22, part 3): ``deadline`` on my matches (the clocks' own arithmetic:
+"""Deadlines first: ``deadline`` on my matches (the clocks' own arithmetic:
 weekends off, vacations), ``?order=deadline``, "My games" with time left sorted by it, and
 "Next game" = least time left unless the player keeps "longest waiting"."""
 import re

@@ -1,4 +1,4 @@
-"""Private notes per match and seat (issue 22, part 2): API, the table (saved as you type),
+"""Private notes per match and seat: API, the table (saved as you type),
 the player's own replay; nobody else ever reads them."""
 import pytest
 

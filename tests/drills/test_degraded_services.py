@@ -111,7 +111,7 @@ def test_resume_bots_queues_matches_whose_bot_task_was_lost(make_user, celery_wo
 
 def test_a_channel_of_a_dropped_broker_connection_fails_as_a_lost_connection(settings):
     """The root of "Unrecoverable error: AttributeError 'NoneType' object has no attribute
-    'hostname'" (issue 23): Celery's consumer drops a broken broker connection with
+    'hostname'": Celery's consumer drops a broken broker connection with
     ``Connection.collect()``, which sets the transport's ``client`` to None; a channel of it used
     afterwards (the gossip's restart, an acknowledgement) read its host from that None. It must
     fail as a connection error (Celery reconnects) — config/celery.py makes it so."""

@@ -1,4 +1,4 @@
-"""Follow-ups: nothing lost (issue 23), against the real stack (bench/stack.py): Redis restarted
+"""Follow-ups: nothing lost, against the real stack (bench/stack.py): Redis restarted
 under a running worker (the worker goes on by itself, no supervisor, and the backlog drains), and
 a match finished while the broker is down (rated and summarised once it is back). In-process
 companions: tests/platform/test_nothing_lost.py."""

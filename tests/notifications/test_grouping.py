@@ -117,7 +117,7 @@ def test_no_second_turn_mail_while_the_player_has_not_acted(mail, make_user):
 
 
 def test_the_bell_counts_the_centres_new_entries(make_user):
-    """The bell and the centre agree (issue 54): a match's unread notifications are one entry
+    """The bell and the centre agree: a match's unread notifications are one entry
     in the centre, so one in the bell; read ones are not counted; each other one counts."""
     anna, bert = make_user("anna"), make_user("bert")
     matches = [start_minigame(anna, bert) for _ in range(2)]

@@ -204,7 +204,7 @@ def test_the_mail_link_asks_a_logged_out_invitee_to_log_in_first(make_user):
 
 
 def test_accept_in_my_games_joins_the_invitation(make_user):
-    """"Accept" in My games is a join (issue 54), not a link to the invitation page: posting its
+    """"Accept" in My games is a join, not a link to the invitation page: posting its
     form seats the player; filling the last seat starts the match and opens it."""
     host, anna = make_user("host"), make_user("anna")
     inv = lobby.create_invitation(host, game="kartenduell", players=2, private=True, invitees=["anna"])

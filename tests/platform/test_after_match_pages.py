@@ -1,4 +1,4 @@
-"""The pages of issue 22 part 5: the rematch button at a match's end, the lobby's "substitute
+"""The pages after a match: the rematch button at a match's end, the lobby's "substitute
 wanted" section (constant query count), the match page's waiting seat, the offer page."""
 import pytest
 from django.db import connection

@@ -1,4 +1,4 @@
-"""The API's list endpoints (issue 15): built from plain values, they must show each row exactly
+"""The API's list endpoints: built from plain values, they must show each row exactly
 as the single-object endpoints do, keep private invitations to their people, and read a
 constant number of SQL statements whatever the number of rows."""
 import pytest

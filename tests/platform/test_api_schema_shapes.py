@@ -1,4 +1,4 @@
-"""Issue 26, item 5: the OpenAPI schema (/api/schema/) says what the API returns. Every GET
+"""The OpenAPI schema (/api/schema/) says what the API returns. Every GET
 endpoint's 200 answer has the top-level type its schema documents (an array where the API
 returns an array), and a match's ``status`` is an enum that includes "aborted" (a tournament
 official's stop, tournaments/matchstop.py: the contract extended and documented)."""

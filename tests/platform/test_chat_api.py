@@ -1,4 +1,4 @@
-"""The chat API (issue 56, point 7): post and list since a line id, with the page's rules
+"""The chat API: post and list since a line id, with the page's rules
 (length, rate limit, blocks, a moderator's mute), in the OpenAPI schema, and over the match
 socket too."""
 import json

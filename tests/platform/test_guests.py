@@ -1,4 +1,4 @@
-"""Guest accounts and the guided match without an account (issue 54): "Try it now" makes a guest
+"""Guest accounts and the guided match without an account: "Try it now" makes a guest
 that plays the guided match, is refused everything else with an offer to sign up, keeps its match
 when it signs up, is removed a day later otherwise, and is made at most ``guest-ip`` times an hour
 per address. The hint suggests the strongest bot's move, with a reason, and plays it on request."""

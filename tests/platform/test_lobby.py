@@ -76,7 +76,7 @@ def test_private_invitations(make_user):
     assert list(open_invitations(b)) == [inv]
     with pytest.raises(LobbyError) as err:
         lobby.join(inv.pk, c)
-    assert err.value.status == 404  # as if missing (issue 26)
+    assert err.value.status == 404  # as if missing
     assert lobby.join(inv.pk, b).status == "started"
 
 

@@ -1,4 +1,4 @@
-"""Follow-ups: nothing lost (issue 23), in-process (both passes; the follow-ups run inline here).
+"""Follow-ups: nothing lost, in-process (both passes; the follow-ups run inline here).
 A receiver that raises does not stop the others and is redone alone; a match finished while the
 broker is down is rated and summarised; a follow-up lost with its process is found and redone by
 the sweep; redoing changes nothing twice. The real-stack drills: tests/drills/test_followup_drills.py."""

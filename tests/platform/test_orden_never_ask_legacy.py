@@ -1,4 +1,4 @@
-"""Der Orden's retired "never ask me" (issue 22, folded into the reactions order): a match whose log
+"""Der Orden's retired "never ask me" (folded into the reactions order): a match whose log
 holds it still replays, and nobody else reads it in the log: the API log shows others a neutral
 `{"type": "setting"}` and no line; the seat's own log keeps it."""
 import pytest
@@ -21,7 +21,7 @@ def test_an_old_log_with_never_ask_replays_and_stays_private(make_user):
     cur = match.state["cur"]
     other = 1 - cur
     assert {"type": "never_ask", "value": True} not in registry.get("orden").engine.legal_actions(match.state, cur)
-    # what an old match holds (the action was offered before issue 22)
+    # what an old match holds (the action was offered before the orders)
     services.submit_action(match.pk, seats[cur], {"type": "never_ask", "value": True}, match.version)
     match = Match.objects.get(pk=match.pk)
     assert match.state["p"][cur]["never"] is True

@@ -1,4 +1,4 @@
-"""Everything a player can do on a page, the API can do (issue 56, point 7). The page routes
+"""Everything a player can do on a page, the API can do. The page routes
 that take a POST are read from the URLconf (a view class with ``post``, or a view function
 whose source handles POST); each must be named in TWINS with its API operation(s), or in
 WITHOUT_TWIN with the reason. A new form without a twin fails here."""

@@ -1,4 +1,4 @@
-"""Rematch in one click (issue 22 part 5): POST /api/matches/{id}/rematch/ → 201
+"""Rematch in one click: POST /api/matches/{id}/rematch/ → 201
 {"invitation": id}, a private invitation to the same people with the same game and options."""
 import pytest
 from rest_framework.test import APIClient
@@ -94,7 +94,7 @@ def test_rematch_refusals(make_user, celery_worker):
 
 
 def test_rematch_leaves_out_a_deleted_player_and_says_so(make_user, celery_worker):
-    """A deleted account is not invited again (issue 54): the button says that seat is open to
+    """A deleted account is not invited again: the button says that seat is open to
     anyone, and the rematch is a public invitation naming only the players still here."""
     from django.test import Client
 

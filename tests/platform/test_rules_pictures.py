@@ -1,5 +1,5 @@
 """The rules pages' pictures are drawn by the games' own board templates from a fixed sample
-state (issue 54): the same markup the table uses, the same every time, without move forms, in
+state: the same markup the table uses, the same every time, without move forms, in
 the page's language; the helper that draws them names no game."""
 import re
 from pathlib import Path

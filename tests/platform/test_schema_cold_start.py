@@ -1,4 +1,4 @@
-"""12 concurrent first requests to /api/schema/ after a restart (issue 23: 3 × 500 while
+"""12 concurrent first requests to /api/schema/ after a restart (3 × 500 while
 drf-spectacular loaded its extensions): all answer 200, and the schema is built once."""
 import threading
 

@@ -1,4 +1,4 @@
-"""A seat changes hands cleanly (issue 56, points 1, 3 and 5): notes and orders belong to the
+"""A seat changes hands cleanly: notes and orders belong to the
 person who wrote them, not to the seat; the log names who acted at the time; the export, the
 deletion and the privacy notice cover orders."""
 import pytest

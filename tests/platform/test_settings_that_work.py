@@ -1,4 +1,4 @@
-"""Settings that work (issue 13): the header's language switch sticks for a signed-in user;
+"""Settings that work: the header's language switch sticks for a signed-in user;
 date inputs carry ISO values in German too; empty states say so; the invitation form marks
 the fields of each time control; text limits are shown; an empty chat message gets an answer
 in the chat itself; a refusal's flash message shows at once, not on some later page."""
@@ -125,7 +125,7 @@ def test_private_refusal_is_shown_at_once_not_on_a_later_page(make_user):
     host, anna, carl = make_user("host"), make_user("anna"), make_user("carl")
     inv = lobby.create_invitation(host, game="kartenduell", players=3, private=True, invitees=["anna"])
     client = _client(carl)
-    # Issue 26: a private invitation a stranger may not see answers like a missing one (404),
+    # A private invitation a stranger may not see answers like a missing one (404),
     # and no message is left behind to pop up on a later page.
     r = client.post(f"/invitations/{inv.pk}/join/")
     assert r.status_code == 404

@@ -1,4 +1,4 @@
-"""The site's finish (issue 12, item 5): error pages inside the site's frame in both languages,
+"""The site's finish: error pages inside the site's frame in both languages,
 icons as SVG (no emoji), favicon and manifest, game names instead of slugs (pages, notification
 texts, the API's ``game_name``), plurals."""
 import json

@@ -1,4 +1,4 @@
-"""Issue 25, the site's half without a browser: the served address for mail links, the chat's
+"""The site around the table, without a browser: the served address for mail links, the chat's
 catch-up endpoint, the live lists' polls (204 while unchanged, constant queries), the landing,
 help and guided-match pages and their hints."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Substitutes (issue 22 part 5): a seat left by a resignation or timeout in a 3-4 player match
+"""Substitutes: a seat left by a resignation or timeout in a 3-4 player match
 is offered in the lobby and to the players' friends for the invitation's substitute_hours
 before its bot keeps it; a substitute takes the seat, the log keeps the hand-over, the leaver
 is rated last and the substitute on the seat's place."""

@@ -1,4 +1,4 @@
-"""The game table's server side (issue 12): rules pages in both languages and the links to
+"""The game table's server side: rules pages in both languages and the links to
 them, moves answered in place for htmx (refusals keep their 4xx status), the last move's
 highlight, and the final result numbered once."""
 import re

@@ -1,4 +1,4 @@
-"""One language per page (issue 54, "Words"): the main pages rendered in English carry no
+"""One language per page ("Words"): the main pages rendered in English carry no
 German word of the known list, in German no English one, and neither uses "(s)"-style plural
 hacks or a time that doubles the sentence's dot ("5:25 a.m.."). The rules pages' glossary names
 the German original of an English term: such originals are marked ``lang="de"`` and skipped."""

@@ -1,4 +1,4 @@
-"""Access ends at once (issue 26): a socket opened before a logout or before the user was
+"""Access ends at once: a socket opened before a logout or before the user was
 deactivated gets no more frames and makes no more moves; deactivation also ends the user's
 sessions and API tokens (accounts/access.py). Real consumers through the site's ASGI
 application, authenticated by a real session cookie, as a browser's socket is."""

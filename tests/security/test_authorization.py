@@ -157,7 +157,7 @@ CORE = [
                                               "judge": 403, "admin": 403}),
     ("get", "/api/matches/?mine=1", None, {"anonymous": 401, "other": 200, "seated": 200}),
     ("get", "/api/invitations/{i}/", None, {"anonymous": 404, "other": 404, "seated": 200}),
-    # a private invitation: to others as if missing (issue 26)
+    # a private invitation: to others as if missing
     ("post", "/api/invitations/{i}/cancel/", {}, {"anonymous": 403, "other": 404}),
     ("post", "/api/invitations/{i}/join/", {}, {"anonymous": 403, "other": 404}),
     ("get", "/lobby/", None, {role: 200 for role in ROLES}),

@@ -1,4 +1,4 @@
-"""Issue 17, item 8: every page carries a Content-Security-Policy that allows scripts only from
+"""Every page carries a Content-Security-Policy that allows scripts only from
 our own files (no 'unsafe-inline', no eval), and the pages have nothing the policy would block:
 no inline <script>, no on*= handlers, no javascript: URLs, no <style> elements (stylesheets are
 files). /api/docs/swagger/ loads Swagger UI from the installed package, not from a CDN.

@@ -1,4 +1,4 @@
-"""Issue 17, item 1: malformed input is a 4xx, never a 500, and the API answers every error in
+"""Malformed input is a 4xx, never a 500, and the API answers every error in
 one shape {"error", "detail"} (404, 405, 413, 500 included). The inputs the probe found are
 pinned here one by one (the route fuzzer, test_route_fuzzing.py, looks for new ones); both
 suite passes run them, so the NUL cases meet PostgreSQL."""
@@ -120,7 +120,7 @@ def test_unrouted_websockets_are_refused(path):
     assert async_to_sync(connect)() is False
 
 
-# --- issue 26, item 1: lone surrogates and deep JSON in form fields ---------------------------
+# --- lone surrogates and deep JSON in form fields ---------------------------
 LONE = '{"username": "\\ud800", "password": "x"}'  # valid JSON; the string cannot be UTF-8 encoded
 
 

@@ -10,7 +10,7 @@ replaced by ``plugin.resample_hidden(state, other)`` — the same public situati
 seat's secrets redrawn — and everything is collected again. What a viewer receives must be
 byte-for-byte the same (up to CSRF tokens): then nothing in it depends on the others' secrets.
 Log lines (not derived from the state) are checked separately: an event addressed to other
-seats never shows its text to this viewer. A seat's private notes (issue 22) are varied the same
+seats never shows its text to this viewer. A seat's private notes are varied the same
 way: another seat writing notes changes nothing anyone else receives (``check_notes``).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17, item 5: a CR/LF in user-made text (a tournament's name) neither injects a mail
+"""A CR/LF in user-made text (a tournament's name) neither injects a mail
 header nor breaks that tournament's mails; a mail that cannot be built fails once, for good,
 instead of being re-queued by the flush every minute forever."""
 import email

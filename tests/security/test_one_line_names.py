@@ -1,4 +1,4 @@
-"""Issue 26, item 3: a one-line name is one line. CR/LF, other control characters and the
+"""A one-line name is one line. CR/LF, other control characters and the
 Unicode line separators are refused with a form error (pages) or a 400 naming the field (API),
 and nothing is stored (web/oneline.py)."""
 import pytest

@@ -1,4 +1,4 @@
-"""Orders keep their secrets (issue 56, point 2; docs/security.md "What orders reveal"): no seat
+"""Orders keep their secrets (docs/security.md "What orders reveal"): no seat
 can tell from the mover's own answer, the frames, the log, the work the request does or its
 timing whether another seat's answer came from an order or a person. Two worlds from the same
 seed: in one the waiting seat holds an order (a premove) that answers the mover's move, in the

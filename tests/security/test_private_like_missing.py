@@ -1,5 +1,5 @@
-"""Every route that takes an id answers a private thing exactly as a missing one (issue 56,
-point 4; docs/security.md "Existence"): status, error code, text, headers and redirects, for a
+"""Every route that takes an id answers a private thing exactly as a missing one
+(docs/security.md "Existence"): status, error code, text, headers and redirects, for a
 signed-in stranger and for a visitor, by GET and by POST. The routes come from the URLconf
 (tests/security/routes.py): a new route with an id fails here until its kind of thing is named
 below (how to make a private one) or exempted with a reason."""

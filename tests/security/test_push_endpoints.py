@@ -1,4 +1,4 @@
-"""Issue 17, item 3: push subscriptions cannot make the server send requests where it should
+"""Push subscriptions cannot make the server send requests where it should
 not. Only https endpoints of known browser push services whose every address is public; keys
 checked at once; a permanent refusal is not retried. No test sends traffic anywhere: an IP
 literal is refused without a lookup, names resolve through a stub, and the one send test

@@ -1,4 +1,4 @@
-"""Issue 17, item 7: per-user limits on making the things that fill pages everyone reads —
+"""Per-user limits on making the things that fill pages everyone reads —
 invitations (the lobby), chat lines, tournaments — and decks. Counted atomically when made
 (web/ratelimit.py), shared by the API and the pages, and a refused form does not count."""
 import random

@@ -129,7 +129,7 @@ def test_api_actions_are_throttled(make_user, monkeypatch):
     assert throttled.json()["error"] == "throttled" and int(throttled["Retry-After"]) >= 1
 
 
-# --- issue 17, item 4: every content type, and under concurrency ------------------------------
+# --- every content type, and under concurrency ------------------------------
 @pytest.mark.parametrize("kind", ["json", "multipart", "form"])
 def test_per_account_limit_holds_for_every_content_type(make_user, kind):
     name = f"jason{random.randrange(10**9)}"
@@ -174,7 +174,7 @@ def test_parallel_attempts_cannot_outrun_the_limit(make_user, settings):
     assert len(processed) == 10 and set(processed) == {400}, sorted(statuses)
 
 
-# --- issue 26: the admin's log-in ------------------------------------------------------------
+# --- the admin's log-in ------------------------------------------------------------
 def _admin_window_keys(name: str, ip: str) -> list[str]:
     window = int(time.time() // 900)
     return [f"rl:admin-login:{name}@{ip}:{w}" for w in (window, window + 1)]
@@ -208,7 +208,7 @@ def test_admin_login_locks_the_account_from_that_address(django_user_model):
 
 @pytest.mark.django_db(transaction=True)
 def test_parallel_api_actions_cannot_outrun_the_throttle(make_user, monkeypatch):
-    """The API's "actions" throttle under concurrency (issue 26: 768 in 11 s against 600/min):
+    """The API's "actions" throttle under concurrency (768 in 11 s against 600/min):
     60 actions at once against 10/min, exactly 10 reach the view. DRF's own throttle reads its
     list of timestamps, appends and writes it back, so parallel requests counted once (this test
     failed with it on the real path, where a Redis round trip lies between read and write; in

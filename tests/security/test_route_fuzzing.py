@@ -34,7 +34,7 @@ EXAMPLES = 8
 # Before the random examples, every route gets each of these in every field it reads at once
 # (query, form and JSON): deterministic, so a regression cannot hide behind chance.
 # A lone surrogate (valid JSON as "\ud800", invalid UTF-8 in a form) and a 3,000-deep JSON
-# text in a field (issue 26) too; each goes as a query, a form, a multipart body and JSON.
+# text in a field too; each goes as a query, a form, a multipart body and JSON.
 SURROGATE, DEEP_TEXT = "\ud800", "[" * 3000 + "]" * 3000
 KILLERS = ["²", "\x00", "9" * 25, "-1", "deck:²", SURROGATE, DEEP_TEXT]
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -1,4 +1,4 @@
-"""The API's error shape on every server the README offers (issue 56, point 6): daphne
+"""The API's error shape on every server the README offers: daphne
 (``make serve``), uvicorn (``make ws``) and gunicorn (``make web``), started here on free ports
 over the test database, each sent every kind of malformed body. Every answer is a 4xx with the
 JSON shape {"error", "detail"} (Twisted, under daphne, used to answer a malformed multipart body

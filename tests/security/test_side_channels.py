@@ -1,4 +1,4 @@
-"""Issue 17, items 2 and 6: who may undo, and what a stranger learns about a private match.
+"""Who may undo, and what a stranger learns about a private match.
 
 - A resigned player's seat is played on by a bot; the player must not take back the bot's
   moves (and so steer it): undo checks who made the move, not only its seat.
@@ -90,7 +90,7 @@ def test_invitation_status_names_a_private_match_only_to_its_players(make_user):
     assert r.status_code == 200 and r["HX-Redirect"] == f"/matches/{match.pk}/"
 
 
-# --- issue 26, item 4: pages and invitations answer a stranger's private thing like a missing one
+# --- pages and invitations answer a stranger's private thing like a missing one
 def same_answer(here, gone, here_id, gone_id) -> bool:
     """Same status and body (the id itself may be echoed, e.g. in a path; CSRF tokens are
     masked afresh on every response)."""

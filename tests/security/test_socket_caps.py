@@ -1,4 +1,4 @@
-"""Caps on websockets (issue 26; matches/socketcaps.py): one user's sockets share one move
+"""Caps on websockets (matches/socketcaps.py): one user's sockets share one move
 bucket, a user holds at most SOCKETS_PER_USER sockets and one address at most
 ANONYMOUS_SOCKETS_PER_ADDRESS anonymous ones. Real consumers through the site's ASGI app."""
 import json

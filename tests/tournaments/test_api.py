@@ -27,7 +27,7 @@ MATRIX = {
                {"anonymous": 403, "other": 403, "player": 409, "organizer": 403, "judge": 403}),
     "start": ("post", "/api/tournaments/{id}/start/", None, False, ONLY_ORGANIZER),
     "next-round": ("post", "/api/tournaments/{id}/next-round/", None, True, ONLY_ORGANIZER),
-    # Judges disqualify too (issue 27: tournaments.md, Der Orden, Mittelerde 26b).
+    # Judges disqualify too (tournaments.md, Der Orden, Mittelerde 26b).
     "disqualify": ("post", "/api/tournaments/{id}/disqualify/", {"user": "{p2}", "reason": "Absprache"}, True,
                    {"anonymous": 403, "other": 403, "player": 403, "organizer": 200, "judge": 200}),
     "results": ("post", "/api/tournaments/{id}/results/", {"match": "{match}", "placements": "{placements}"}, True,

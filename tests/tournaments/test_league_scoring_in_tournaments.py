@@ -1,4 +1,4 @@
-"""Issue 16.3: Der Orden's Ligawertung in tournaments played on time or rounds, pods included
+"""Der Orden's Ligawertung in tournaments played on time or rounds, pods included
 („Wird in einem Turnier auf Zeit oder Runden gespielt, kann auch eine Ligawertung verwendet
 werden.“)."""
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 16.4 and 16.5 with Der Orden:
+"""Time limits and penalties with Der Orden:
 - a match ended by its time limit is placed by the game's own rule — rank reached, the
   tie-break list, and last „4. Los.“: the lot decides (seeded by the match, deterministic) —
   and carries the ranks that league scoring needs;

@@ -1,4 +1,4 @@
-"""Issue 16.6: an organizer or judge who plays in their own (casual) tournament does not
+"""An organizer or judge who plays in their own (casual) tournament does not
 decide their own table: another official or the head judge does, and the page says so."""
 import pytest
 
@@ -81,7 +81,7 @@ def test_the_organizer_does_not_end_the_round_while_their_own_table_is_open(make
 
 
 def test_a_casual_event_starts_while_its_organizer_plays(make_user):
-    """The form's help says only formal and premium events forbid officials to play (issue 54):
+    """The form's help says only formal and premium events forbid officials to play:
     a casual one starts with its organizer among the players and no other official."""
     from tournaments.forms import TournamentForm
 

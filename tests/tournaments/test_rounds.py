@@ -27,7 +27,7 @@ def _first_move(match):
 @pytest.mark.django_db
 def test_deadline_modified_win_when_both_moved_and_no_shows_lose(make_user):
     """Both moved: a modified win by the game's tie-break. A seat that had its turn and never
-    moved is a no-show (issue 27, test_second_pass.py has the details): it loses and leaves."""
+    moved is a no-show (test_second_pass.py has the details): it loses and leaves."""
     org = make_user("org")
     t = make_tournament(org, [make_user(f"p{i}") for i in range(4)], rounds=2, round_days=3)
     services.start(t, org, now=T0)

@@ -1,4 +1,4 @@
-"""Issue 27 ("Tournaments, second pass"): no-shows, the cut's replacement, Mittelerde results
+"""Tournaments, second pass: no-shows, the cut's replacement, Mittelerde results
 and knockout ties, roles, and the smaller defects. Each test failed on the code before."""
 from datetime import timedelta
 from decimal import Decimal

@@ -1,5 +1,5 @@
 """Mails a confirmation link to every active account whose address is not confirmed yet: run
-once after deploying issue 26, since accounts made before it have no confirmed address and get
+once after deploying e-mail confirmation, since accounts made before it have no confirmed address and get
 no notification mail until their owners open the link (push and the site go on meanwhile)."""
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand

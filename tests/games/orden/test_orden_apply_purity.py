@@ -1,4 +1,4 @@
-"""What the engine's speed work (issue 24, engine time) must keep: ``apply`` never changes its
+"""What the engine's speed work (engine time) must keep: ``apply`` never changes its
 input and returns a state that shares no list or dict with it, and checking a posted action
 (``legal`` filtered to it) answers exactly as the full list does. Over whole bot games, so
 every phase, payment, reaction, search and reshuffle the bots reach is covered."""

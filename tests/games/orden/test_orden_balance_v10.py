@@ -1,4 +1,4 @@
-"""Issue 24: data version 10 — the Buch deck that drops VI+ and both MENTORs.
+"""Data version 10 — the Buch deck that drops VI+ and both MENTORs.
 
 On version 9 a Buch deck without VI+ (Dekan), without Bibliothekarin Berta and Magister Gregor, with
 Treueschwur, Auftrag and Erlösung for them, won 66.5 % of 400 games against the Hammer starter (the

@@ -1,4 +1,4 @@
-"""Issue 24: data version 11 — Foliant draws from 8x W owned, not 6x.
+"""Data version 11 — Foliant draws from 8x W owned, not 6x.
 
 On version 10 the Buch deck without VI+ and without its MENTORs (−Bibliothekarin Berta, −Magister
 Gregor, −Disputation, −Studium, +Treueschwur, +Auftrag, +Erlösung) still won 60.8 % and 62.7 % of two

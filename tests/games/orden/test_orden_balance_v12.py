@@ -1,4 +1,4 @@
-"""Issue 24: data version 12 — Das Fundament at most once per deck, not twice.
+"""Data version 12 — Das Fundament at most once per deck, not twice.
 
 On version 11 the harness's search (bench/orden_harness.py --only starters,search,verify) found the Hammer
 starter without IX+ and with a second Das Fundament and a Zoll; verified on fresh seeds against the Hammer

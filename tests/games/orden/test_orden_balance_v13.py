@@ -1,4 +1,4 @@
-"""Issue 24: data version 13 — Gnade removes itself when its ascent is used, it is not discarded.
+"""Data version 13 — Gnade removes itself when its ascent is used, it is not discarded.
 
 Gnade is the set's catch-up ascent: while an opponent ranks above you (from RANG IV on), 3x ? of any kind
 from the hand make you ascend, whatever your Pfad asks. Discarded, it came back with every reshuffle and

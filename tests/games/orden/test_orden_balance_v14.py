@@ -1,4 +1,4 @@
-"""Issue 24: data version 14 — lean starters, 38 cards instead of 48.
+"""Data version 14 — lean starters, 38 cards instead of 48.
 
 On version 13 the harness's search found a 35-card Hammer deck (orden_harness.KNOWN_DECKS "thin-hammer")
 that won 71.0 / 73.8 / 67.0 % of 400 fresh games against Schwert / Hammer / Buch with the starter's own

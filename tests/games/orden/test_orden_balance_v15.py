@@ -1,4 +1,4 @@
-"""Issue 24: data version 15 — the lean starters with T back.
+"""Data version 15 — the lean starters with T back.
 
 Every Pfad asks for T up to RANG III and 2x T at VI / VI+. The lean cut of version 14 took Demut x3 from
 every starter, so each held 8 cards that deliver T (the 48-card starters: 11), and the harness's search

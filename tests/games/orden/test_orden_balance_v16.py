@@ -1,4 +1,4 @@
-"""Issue 24: data version 16 — the T back without Triumvirat.
+"""Data version 16 — the T back without Triumvirat.
 
 Version 15 gave every lean starter a Treueschwur and Triumvirat. Triumvirat delivers its 2x ? only with
 VI+ in the Pfad, so a deck that drops VI+ also kills that card: the rank rows (dropped vs kept) fell to

@@ -1,4 +1,4 @@
-"""Issue 24: data version 17 — Schwert without its fourth Gehorsam.
+"""Data version 17 — Schwert without its fourth Gehorsam.
 
 On version 16 Schwert won 37.8 % of 2-player and 39.5 % of 3-player tables (fair 33.3, the goal ±4).
 Version 17 takes one Gehorsam out of the Schwert starter only (39 cards); on the same seeds Schwert

@@ -1,6 +1,6 @@
-"""Issue 24: data version 18 — Zoll pays with itself, Triumvirat delivers 1x T and 1x ?.
+"""Data version 18 — Zoll pays with itself, Triumvirat delivers 1x T and 1x ?.
 
-On version 18 of stop 46 (tried, not kept) the harness's search found a 38-card Hammer list
+On a first version 18 (tried, not kept) the harness's search found a 38-card Hammer list
 (orden_harness.KNOWN_DECKS "lean-hammer-gold") that also beat version 17's Hammer starter: 63.0 % of 200
 games (bench/orden_quick.py --seed 5100001 --seeds 100). Taken apart on those seeds, two cards no starter
 holds carried it: without its Triumvirat 49.5 %, without its Zoll 53.0 (each other change 60.0–69.0).

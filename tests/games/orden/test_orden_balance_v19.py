@@ -1,6 +1,6 @@
-"""Issue 24: data version 19 — Foliant delivers 2x W or, from RANG VII on, 2x E.
+"""Data version 19 — Foliant delivers 2x W or, from RANG VII on, 2x E.
 
-Stop 50 changed the bots to prevent a rival's ascent only from RANG IX on (bots.PREVENT_FROM; preventing
+With version 19 the bots prevent a rival's ascent only from RANG IX on (bots.PREVENT_FROM; preventing
 earlier lost games in every pairing). With that pilot Buch won 26.3 % of 2-player and 27.8 % of 3-player tables
 on version 18 (fair 33.3) and lost at the last two ascents, which ask E and S of every path; a Buch starter held
 three Foliants that deliver only W. With the second option, on the same seeds: 32.5 and 34.0 %. The starters keep

@@ -1,6 +1,6 @@
-"""Issue 24: data version 20 — Schwert's fourth Gehorsam back.
+"""Data version 20 — Schwert's fourth Gehorsam back.
 
-Since stop 50 the bots keep their preventers for the ascents from RANG IX on. With that pilot Schwert reached
+Since version 19 the bots keep their preventers for the ascents from RANG IX on. With that pilot Schwert reached
 RANG IV 1.4 rounds after Hammer (its starter held the fewest cards that deliver T, which every rank up to III
 asks) and won 29.2 / 28.3 / 25.2 % of the 2/3/4-player tables on version 19 (fair 33.3). Version 20 gives the
 Schwert starter back the Gehorsam version 17 took (40 cards, version 16's list); Hammer and Buch keep their

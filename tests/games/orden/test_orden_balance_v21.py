@@ -1,4 +1,4 @@
-"""Issue 24: data version 21 — an Einspruch for the seats that move later in the round.
+"""Data version 21 — an Einspruch for the seats that move later in the round.
 
 The game ends the moment a rank X comes on top, so in a round where two players could finish, the one earlier
 in the turn order won: on version 20 the start player won 56.5 % of 2-player and 38.8 % of 3-player tables

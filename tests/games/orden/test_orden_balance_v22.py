@@ -1,6 +1,6 @@
-"""Issue 24: data version 22 — Triumvirat delivers from RANG VI on.
+"""Data version 22 — Triumvirat delivers from RANG VI on.
 
-The search of stop 46 found `lean-hammer-gold` (the Hammer starter without IX+, no Werkzeug, a fourth Goldbarren,
+A search on a first version 18 found `lean-hammer-gold` (the Hammer starter without IX+, no Werkzeug, a fourth Goldbarren,
 Zoll and Triumvirat); on version 21 it won 65.2 % of 400 games against the best starter (Buch). Its Triumvirat
 carried it (with a Werkzeug in its place: 49.0 %), and the early T did: a Triumvirat that delivers 1x T at every
 rank and 1x T and 1x ? from RANG VI won 59.5, one that delivers nothing before RANG VI 52.0 (same seeds).

@@ -1,4 +1,4 @@
-"""Issue 24: data version 23 — thin starters.
+"""Data version 23 — thin starters.
 
 On version 22 the harness's search found the Hammer starter without IX+ and eight cards ("thin-hammer-33",
 33 cards): 63.7 / 72.2 / 72.5 % against the Schwert / Hammer / Buch starters, and the Buch starter with the same

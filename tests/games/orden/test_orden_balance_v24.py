@@ -1,4 +1,4 @@
-"""Issue 24: data version 24 — Schwert's starter without a third Kraft.
+"""Data version 24 — Schwert's starter without a third Kraft.
 
 On version 23 Schwert won 28.3 % and Hammer 37.8 % of 4-player tables (1,200 games; fair 33.3). In 400-game screens
 on common seeds the Schwert starter without a third Kraft brought the three paths within 3 points of fair (30.8 / 33.0

@@ -1,4 +1,4 @@
-"""Issue 24: data version 25 — Einspruch for the next seat to move only.
+"""Data version 25 — Einspruch for the next seat to move only.
 
 Einspruch 475 (version 21) let every seat still to move in the round prevent an ascent: at 4 players the start
 player faced three Einsprüche, the last seat none. On thin starters (version 24) the start player won 46.9 % of

@@ -1,4 +1,4 @@
-"""Issue 24: the balance pass measured with the lookahead pilot (data version 4). Cards changed in
+"""The balance pass measured with the lookahead pilot (data version 4). Cards changed in
 two rounds (Kraft, Foliant, Dekan, Triumvirat; then Komtur, Meister, Erzmeister, Schriftrolle, Goldbarren, Disputation, Ritter:
 docs/games/orden.md, "Balance"); each is a new card number, and a match set up under version 3 keeps the old
 ones."""
@@ -127,7 +127,7 @@ def test_ritter_plays_one_more_only_while_stronger_in_k():
 
 def test_two_lookahead_bots_do_not_stand_still_until_the_cap():
     """Two recorded games in which both lookahead bots, at IX, ended turn after turn with a full hand
-    until the harness's 300-round cap (issue 24: simulated games always end)."""
+    until the harness's 300-round cap (simulated games always end)."""
     from bench.orden import harness as H
 
     for seed, pair in ((22, ["starter:buch", "starter:schwert"]), (25, ["starter:hammer", "starter:buch"])):

@@ -1,4 +1,4 @@
-"""Issue 24: data version 5 — Triumvirat delivers 2x ?, not 3x (every best find of the harness on
+"""Data version 5 — Triumvirat delivers 2x ?, not 3x (every best find of the harness on
 version 4 carried it: docs/games/orden.md, "Balance"). A match set up under version 4 keeps card 208."""
 import pytest
 from orden_scenario import CS, Scenario, hammer_deck_with, no_of

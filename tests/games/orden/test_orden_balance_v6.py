@@ -1,4 +1,4 @@
-"""Issue 24: data version 6 — a reaction that prevents an ascent costs its owner for good.
+"""Data version 6 — a reaction that prevents an ascent costs its owner for good.
 
 On version 5 a preventer was discarded and came straight back: in a late game every deck lies in
 its Auslage, so the empty Nachziehstapel takes the Ablage in at once and the end-of-turn draw hands

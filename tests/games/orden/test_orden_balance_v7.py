@@ -1,4 +1,4 @@
-"""Issue 24: data version 7 — Hammer led and Buch trailed at four players.
+"""Data version 7 — Hammer led and Buch trailed at four players.
 
 On version 6 the 4-player table (600 games, lookahead pilot) gave Hammer +4.5 and Buch -3.8 points
 against fair; the first 300 of those games +6.3 and -7.0 (bench/orden_quick.py --seeds 300 table:4).

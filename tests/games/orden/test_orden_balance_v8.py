@@ -1,4 +1,4 @@
-"""Issue 24: data version 8 — Buch trailed at three players.
+"""Data version 8 — Buch trailed at three players.
 
 On version 7 the 3-player table (300 games, lookahead pilot, bench/orden_quick.py --seeds 300 table:3)
 gave Schwert 40.0, Hammer 33.0, Buch 27.0 % (fair 33.3). Professor (rank VI) was the dearest rank VI of

@@ -1,4 +1,4 @@
-"""Issue 24: data version 9 — the two decks version 8's searches found.
+"""Data version 9 — the two decks version 8's searches found.
 
 On version 8 a Hammer deck with a second BURG (Klosterburg for a Silberling) won 68 % of 200 paired
 games against its own starter (bench/orden_quick.py --seed 1000 --seeds 100

@@ -1,4 +1,4 @@
-"""Issue 24, part 2: the second base set (data version 3). Paths with their own mechanics, the
+"""The second base set (data version 3). Paths with their own mechanics, the
 contest condition ``stronger``, answers to a rival's plan, no card a weaker copy of another,
 and old matches replaying with the card versions they were set up with."""
 import re

@@ -1,4 +1,4 @@
-"""Issue 24, part 1: card data that cannot be wrong silently.
+"""Card data that cannot be wrong silently.
 
 The lint runs over every loaded card file: no rule twice on a card (the schema refuses it at
 load time, and the printed text shows it), and the printed text follows every field of the

@@ -1,4 +1,4 @@
-"""Der Orden's controls say what they do (issue 12): buttons name the card and its rule, the
+"""Der Orden's controls say what they do: buttons name the card and its rule, the
 reaction prompt holds its React choices, the payment step shows what is owed and what is
 chosen, "End turn" stands apart from the reaction setting, and English pages use the English
 words the plugin defines."""

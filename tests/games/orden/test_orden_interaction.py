@@ -1,4 +1,4 @@
-"""Interaction primitives of the card language (issue 14): contests and forced discards,
+"""Interaction primitives of the card language: contests and forced discards,
 shields against them, tolls, lowered limits, bans, catch-up conditions; and the lookahead
 bot, which must not depend on hidden information."""
 from orden_scenario import Scenario, no_of

@@ -1,4 +1,4 @@
-"""Der Orden's standing orders (issue 22): reaction policies and automatic payment, answered in
+"""Der Orden's standing orders: reaction policies and automatic payment, answered in
 the same step as the decision opens, and indistinguishable for others from a person's answer."""
 import json
 

@@ -28,7 +28,7 @@ def test_asked_clockwise_starting_left_of_the_actor():
         seat = sc.to_move()[0]
         asked.append(seat)
         sc.decline(seat)
-    assert asked == [3, 0, 1]  # seat 1 holds no reaction and is asked all the same (issue 14)
+    assert asked == [3, 0, 1]  # seat 1 holds no reaction and is asked all the same
     assert sc.rank(2) == "V"
 
 

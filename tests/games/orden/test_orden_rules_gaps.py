@@ -1,4 +1,4 @@
-"""Issue 14's rules gaps, one scenario each (each failed on the engine before its fix)."""
+"""The rules gaps of the card language, one scenario each (each failed on the engine before its fix)."""
 import json
 
 from orden_scenario import Scenario, no_of

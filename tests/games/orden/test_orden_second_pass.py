@@ -1,4 +1,4 @@
-"""Issue 24 („Der Orden, second pass“): the data and rules defects, one scenario each (each
+"""Der Orden's second pass: the data and rules defects, one scenario each (each
 failed on the engine before its fix)."""
 from orden_scenario import Scenario
 

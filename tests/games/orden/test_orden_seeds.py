@@ -43,7 +43,7 @@ def test_chosen_card_from_the_deck_is_shown_and_the_deck_shuffled():
     sc = Scenario([{"hand": FILLER, "deck": ["Demut", "Einladung", "Gebet"]}, OPP])
     sc.activate(0, "Vor den Mauern", 0, choose=["Einladung"])
     # the search happens when the reaction window closes (the opponent's decline): every
-    # opponent is asked, so it is no longer inside the announcing step (issue 14)
+    # opponent is asked, so it is no longer inside the announcing step
     step = sc.steps[-1]
     assert step.reveals
     types = [e["type"] for e in step.events]

@@ -1,8 +1,8 @@
-"""Issue 24 ("simulated games still always end"): data version 22 — Stillstand.
+"""Simulated games always end: data version 22 — Stillstand.
 
 Two Großmeisters who have spent every S (Gnade removes itself, the Großmeister's prevention removes what it pays
 with, and no ? stands for S) can never ascend again, and on version 21 their game went on until the harness's
-300-round cap (stop 53: thin-grace against Buch, seed 6,000,035). From version 22 such a game ends at the end of
+300-round cap (thin-grace against Buch, seed 6,000,035). From version 22 such a game ends at the end of
 the round, places by rank and the tie-break list, as after the seed's round counter. The test is an upper bound:
 a single S a player could still draw keeps the game going."""
 from orden_scenario import Scenario
@@ -84,7 +84,7 @@ def test_the_log_says_why_the_game_ended():
 
 def test_the_pilot_tries_an_ascent_first_in_a_long_game():
     # a found Schwert deck at IX spent its action on a Kraft contest for 200 rounds instead of an ascent that a
-    # rival's Einspruch would have prevented once (stop 53); past LONG_GAME the ascent comes first
+    # rival's Einspruch would have prevented once; past LONG_GAME the ascent comes first
     sc = Scenario([actor(), spent()])  # Knappe's ascent ready (the reaction tests' actor)
     sc.state["round"] = LONG_GAME + 1
     action = lookahead_bot(sc.state, 0, Rng(3))

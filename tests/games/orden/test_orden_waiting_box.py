@@ -1,4 +1,4 @@
-"""The move box of a seat that waits while another seat is asked (issue 25, second pass): the
+"""The move box of a seat that waits while another seat is asked: the
 reaction window is only End turn's reason there (the box keeps its height: the browser test
 tests/browser/test_table_prompts.py measures it), the asked seat and a spectator see the prompt,
 and an own Path card that cannot be used now says why instead of losing its buttons' row."""

@@ -1,4 +1,4 @@
-"""Issue 24: Der Orden's engine version 2 changed the set-up (instance ids apart from the draw
+"""Der Orden's engine version 2 changed the set-up (instance ids apart from the draw
 order) and the rules of the draw pile; a match set up under version 1 keeps its version, and
 its log replays from its own set-up (``Plugin.setup_recorded``)."""
 import pytest

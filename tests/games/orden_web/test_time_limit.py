@@ -35,7 +35,7 @@ def test_the_match_ends_at_its_time_limit_by_the_tie_break(make_user):
     assert match.status == Match.Status.FINISHED and other.status == Match.Status.ACTIVE
     scores = registry.get("orden").tiebreak_scores(match.state)
     places = {p["seat"]: p["place"] for p in match.outcome["placements"]}
-    # Better tie-break score, better place; equal ones go by „4. Los.“ (issue 16.4): no
+    # Better tie-break score, better place; equal ones go by „4. Los.“: no
     # shared places, and every seat carries its rank for league scoring.
     assert sorted(places.values()) == [1, 2, 3]
     assert all(scores[a] >= scores[b] for a in places for b in places if places[a] < places[b])

@@ -1,4 +1,4 @@
-"""Der Orden's Ligawertung in the pure logic (issue 16.2): the game calls "no rank" "0"."""
+"""Der Orden's Ligawertung in the pure logic: the game calls "no rank" "0"."""
 from fractions import Fraction
 
 import pytest

@@ -1,4 +1,4 @@
-"""Swiss floats (issues 16, 27): no rematch while a rematch-free pairing exists; then the
+"""Swiss floats: no rematch while a rematch-free pairing exists; then the
 smallest sum of point differences, then the narrowest span, then the fewest floaters. Checked against an independent computation: for each span limit k, does a
 perfect rematch-free matching exist that uses only pairs within k groups (blossom)?"""
 from hypothesis import HealthCheck, given, settings
@@ -37,7 +37,7 @@ def floaters(tables, gi):
 
 
 def check(p, rounds, scheme="eiserner_thron"):
-    """Issue 27: after "no rematch while avoidable", the smallest Σ|Δpoints|, then the
+    """After "no rematch while avoidable", the smallest Σ|Δpoints|, then the
     narrowest span, then the fewest floaters (brute force up to 10 players to pair)."""
     met = met_pairs(rounds)
     pts, _, _ = naive_points(rounds, _scheme(scheme))

@@ -1,4 +1,4 @@
-"""Issue 27, defect 4: above the exhaustive size the Swiss pairer minimises the sum of point
+"""Above the exhaustive size the Swiss pairer minimises the sum of point
 differences, then floats (the old top-down walk was greedy: worse than the peer in
 0.6–1.8 % of rounds); then the narrowest span, then the fewest floaters, at every size.
 Checked against the exact weighted matching over the whole field (optimal.weighted),
@@ -179,7 +179,7 @@ def test_never_worse_than_the_peer(n, seeds):
 
 
 def test_1000_players_in_time():
-    """Issue 27: 1,000 players ≤ 1 s a round (bench/run.py swiss-peer --timing 1000 measures it);
+    """1,000 players ≤ 1 s a round (bench/run.py swiss-peer --timing 1000 measures it);
     the bound here is generous for a loaded CI machine."""
     rng, rounds, players = Rng(5), [], list(range(1, 1001))
     slowest = 0.0

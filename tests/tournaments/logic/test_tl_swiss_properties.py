@@ -71,7 +71,7 @@ def check_round(p, rounds, active, scheme_name, tiebreakers, bye_policy, seed):
     if paired and not rem and len(paired) <= 10:
         top = max(pts.get(x, 0) for x in paired)
         tops = {x for x in paired if pts.get(x, 0) == top}
-        # ... among the best pairings by the objective (issue 27: Σ|Δpoints|, then widest span,
+        # ... among the best pairings by the objective (Σ|Δpoints|, then widest span,
         # then floaters and total span; test_tl_swiss_floats.py checks the first two).
         levels = sorted({pts.get(x, 0) for x in paired}, reverse=True)
         gi = {x: levels.index(pts.get(x, 0)) for x in paired}

@@ -1,4 +1,4 @@
-// Der Orden: set a standing order from the table (issue 22; games/orden/templates/orden/orders.html).
+// Der Orden: set a standing order from the table (games/orden/templates/orden/orders.html).
 // The button's order replaces the seat's order of the same kind; the others are kept (PUT replaces
 // the whole list). A static file: the CSP allows no inline script.
 (function () {
