@@ -56,7 +56,7 @@ run: demo
 serve: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	PYTHONPATH=platform:. $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
-# Behind a reverse proxy: /ws/ to `ws`, everything else to `web` (docs/performance.md).
+# Behind a reverse proxy: /ws/ to `ws`, everything else to `web` (docs/performance.md, "Measured choices").
 web: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k web.shedding.QueueTimedWorker --threads 4 --keep-alive 75

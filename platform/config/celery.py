@@ -19,7 +19,7 @@ WORKER_DB_CONN_MAX_AGE = int(os.environ.get("WORKER_DB_CONN_MAX_AGE", "600"))
 def _persistent_db_connections(**_):
     """A pool process runs one task at a time, so one kept connection per process is safe
     (unlike the web server's thread per request). Connecting anew per task cost more than
-    the task itself: see docs/performance.md, "Notifications". Health checks make a kept
+    the task itself: see docs/performance.md, "Measured choices". Health checks make a kept
     connection that died with a PostgreSQL restart reconnect on the next task."""
     from django.db import connections
 

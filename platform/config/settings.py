@@ -127,7 +127,7 @@ if DATABASE_URL:
         # Opt-in (the bench stack and production): a psycopg pool per server process, shared
         # by its request threads. Health checks make Django give the pool a `check` that tests
         # a connection when it is handed out: a PostgreSQL restart costs a reconnect, not the
-        # pool's long wait seen before (docs/performance.md).
+        # pool's long wait seen before (docs/performance.md, "Measured choices").
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # pooling requires it
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -150,7 +150,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
         # Pub/sub: one subscribed connection per process fans frames out to its sockets (a change's
-        # round trip at 100 moves/s: docs/performance.md). CHANNEL_LAYER=lists: the list-based
+        # round trip: docs/performance.md, "Measured choices"). CHANNEL_LAYER=lists: the list-based
         # layer (a blocking pop per message; messages wait in Redis for a consumer that is away).
         "BACKEND": ("core.channel_layer.BlockingPoolRedisChannelLayer" if os.environ.get("CHANNEL_LAYER") == "lists"
                     else "core.channel_layer.PubSubChannelLayer"),

@@ -3,7 +3,7 @@
 channels-redis builds a plain redis-py pool, which raises "Too many connections" as soon as
 more coroutines want a connection than ``max_connections``: a burst of websocket connects
 (each one's ``group_add`` borrows a connection) lost group memberships that way (1,064 errors
-while 5,000 sockets connected, docs/performance.md). A blocking pool makes the burst wait a
+while 5,000 sockets connected, docs/performance.md, "Measured choices"). A blocking pool makes the burst wait a
 moment for a free connection instead; ``pool_timeout`` bounds the wait.
 
 Connections of a pool handed to redis-py do not retry at all (``Retry(NoBackoff(), 0)``): after

@@ -6,7 +6,7 @@ import sys
 
 def import_urls() -> None:
     """Import every URL module (and the views behind them) now: left to the first requests, a
-    burst of them queued behind the import lock for seconds (py-spy, docs/performance.md)."""
+    burst of them queued behind the import lock for seconds (py-spy, docs/performance.md, "Measured choices")."""
     from django.urls import get_resolver
 
     get_resolver().url_patterns
@@ -15,7 +15,7 @@ def import_urls() -> None:
 def load_games() -> None:
     """Import the game plugins now: the registry loads them on first use, which was the first
     move of each socket server process (17 of its 31 ms; the first moves of a run were the slowest
-    of the phase: docs/performance.md, "Steady tail")."""
+    of the phase: docs/performance.md, "Measured choices")."""
     from games import registry
 
     registry.plugins()
@@ -25,7 +25,7 @@ def freeze_heap() -> None:
     """Move everything loaded so far (Django, the apps, the games: ~150,000 objects) out of the
     garbage collector's sight. Its full passes walk every tracked object; with this heap one
     took 100–250 ms on the 2-core box, every few list requests — the p95 of the list endpoints
-    (docs/performance.md, "API lists"). Frozen objects are never collected, so this runs once,
+    (docs/performance.md, "Measured choices"). Frozen objects are never collected, so this runs once,
     after a collection, at start-up (in each server process, after any fork)."""
     gc.collect()
     gc.freeze()
