@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from stack import PY, Stack  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results"
+RESULTS = Path(os.environ.get("BENCH_RESULTS") or ROOT / "bench" / "results")  # BENCH_RESULTS: elsewhere
 
 # command → (script under bench/, what it measures). The platform load commands above are run.py's own.
 TOOLS = {
@@ -111,7 +111,7 @@ def run_tool(name: str, argv: list[str]) -> int:
             sys.stdout.flush()
             sys.stdout.file.close()
             sys.stdout = sys.stdout.stream
-            print(f"written {out.relative_to(ROOT)}", file=sys.stderr)
+            print(f"written {out}", file=sys.stderr)
     return code
 
 FULL = {"matches": 500, "players": 4, "rates": "100,200,300", "duration": 20, "sustained_s": 15,

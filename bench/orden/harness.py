@@ -5,7 +5,6 @@
     bench/run.py orden report --only search,verify     # parts: starters, search, verify, known, ranks, table, engine
     bench/run.py orden report --only table --counts 3,4 # the table at some player counts only
     bench/run.py orden report --only starters,verify,ranks --finds walks  # a data change against earlier finds
-    bench/run.py orden report --only bots              # the bots' strength against each other
     bench/run.py orden report --json out.json          # every figure as JSON as well
 
 Every deck is piloted by the ``lookahead`` bot (``--pilot``; the ``heuristic`` bot loses ~90 % to it,
@@ -34,7 +33,8 @@ Parts (each printed as it ends, a goal check at the end):
   per player turn; goal ≥ 5) and options per decision.
 - ``engine``: engine time of a 4-player game (setup + every apply, recorded heuristic games replayed;
   ``play.engine_time``; goal ≤ 30 ms). Say the load (``uptime``) with the figure.
-- ``bots`` (only when named): heuristic against random and lookahead against heuristic, mirror starters.
+
+The bots' strength against each other is the game simulator's ladder: ``bench/run.py simulate orden``.
 
 At most 2 worker processes (``--procs``; the machine has 2 shared cores). Figures are shares of the
 games that ended (the 300-round cap is reported, never reached so far).
@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from bench.orden.play import PATHS, bots, describe, engine_time, mutate, pool, rank_versions
+from bench.orden.play import PATHS, describe, engine_time, mutate, pool, rank_versions
 from bench.sim.simulate import playout, seed_ci95
 from games.orden import decks as D
 from games.orden.catalog import cardset
@@ -59,8 +59,7 @@ from games.orden.roster import BOTS
 from games.rng import Rng
 
 CAP_ROUNDS = 300
-PARTS = ("starters", "search", "verify", "known", "ranks", "table", "engine")  # the default run
-EXTRA = ("bots",)  # only when named
+PARTS = ("starters", "search", "verify", "known", "ranks", "table", "engine")
 
 # --quick: the card designer's loop (~1–2 min on 2 cores); full: the report's figures
 QUICK = dict(games=4, screen=2, climb=1, children=1, randoms=0, top=1, verify=4, verify_others=4, ranks=4,
@@ -614,8 +613,7 @@ def data_version():
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench/run.py orden report", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a minute or two on 2 cores")
-    ap.add_argument("--only", default=",".join(PARTS),
-                    help="comma-separated parts: " + ", ".join(PARTS + EXTRA) + " (default: all but " + ", ".join(EXTRA) + ")")
+    ap.add_argument("--only", default=",".join(PARTS), help="comma-separated parts: " + ", ".join(PARTS))
     ap.add_argument("--finds", default="",
                     help="without a search, the decks verify checks: walks (earlier walks of the search) and/or "
                          "labels of the known finds, comma-separated (default: the starters without IX+)")
@@ -639,9 +637,9 @@ def main(argv=None):
         if v is not None:
             conf[k] = v
     parts = [p.strip() for p in a.only.split(",") if p.strip()]
-    bad = [p for p in parts if p not in PARTS + EXTRA]
+    bad = [p for p in parts if p not in PARTS]
     if bad:
-        ap.error(f"unknown part(s) {', '.join(bad)}; choose from {', '.join(PARTS + EXTRA)}")
+        ap.error(f"unknown part(s) {', '.join(bad)}; choose from {', '.join(PARTS)}")
     out = {"version": data_version(), "conf": conf, "pilot": a.pilot, "load": os.getloadavg()}
     print(f"data {out['version']}, pilot {a.pilot}, {min(a.procs, 2)} process(es), {conf}", flush=True)
     t0, c0 = time.time(), time.process_time()
@@ -678,8 +676,6 @@ def main(argv=None):
             save(a.json, out)
     finally:
         run.close()
-    if "bots" in parts:
-        out["bots"] = bots(conf["games"], a.seed)
     if "engine" in parts:
         out["engine"] = engine_time(conf["engine_games"], conf["reps"], 4 * 10 ** 6 + a.seed)
     out["goals"] = [{"goal": g, "measured": m, "met": ok} for g, m, ok in goals(out)]

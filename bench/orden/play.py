@@ -1,7 +1,6 @@
 """Der Orden: the play loop and deck tools under the balance harness (bench/orden/harness.py).
 
-One game through the simulator's loop (``play``), paired two-player games with the seats swapped
-(``pairing``), the bots' strength against each other (``bots``), the engine's time per game
+One game through the simulator's loop (``play``), the engine's time per game
 (``engine_time``), the deck search's mutation step (``mutate``) and a deck in words (``describe``).
 No command of its own: ``bench/run.py orden report`` runs these as parts of the report.
 """
@@ -52,40 +51,6 @@ def new_stats(decisions=False):
     if decisions:
         st.update(decisions=0, turns=0)
     return st
-
-
-def pairing(deck_a, deck_b, games, seed0=1, bot_a="heuristic", bot_b="heuristic", stats=None):
-    """A's win share over ``games`` two-player games with the seats swapped."""
-    wins = ended = 0
-    for g in range(games):
-        seed = seed0 + g // 2
-        a_seat = g % 2
-        ds = [deck_a, deck_b] if a_seat == 0 else [deck_b, deck_a]
-        bs = [bot_a, bot_b] if a_seat == 0 else [bot_b, bot_a]
-        w = play(ds, seed, bs, stats)
-        if w is not None:
-            ended += 1
-            wins += w == a_seat
-    return wins / max(ended, 1), ended
-
-
-def bots(games, seed0=1, look_games=None):
-    """Bot strength: mirror matches (both seats the same starter deck, the three in turn),
-    seats swapped in pairs of games with the same seed."""
-    out = {}
-    for a, b, n in (("heuristic", "random", games), ("lookahead", "heuristic", look_games or games)):
-        wins = ended = 0
-        for g in range(n):
-            deck = f"starter:{PATHS[(g // 2) % 3]}"
-            a_seat = g % 2
-            w = play([deck, deck], seed0 + g // 2, [a, b] if a_seat == 0 else [b, a])
-            if w is not None:
-                ended += 1
-                wins += w == a_seat
-        out[f"{a}-{b}"] = {"a_wins": wins / max(ended, 1), "ended": ended, "games": n}
-        print(f"{a} vs {b} (mirror starters, seats swapped): {wins / max(ended, 1) * 100:.1f}% "
-              f"({ended}/{n} ended)", flush=True)
-    return out
 
 
 def engine_time(games, reps, seed0=1, players=4):

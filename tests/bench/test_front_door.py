@@ -1,5 +1,6 @@
 """bench/run.py is the bench's one front door: every command it names runs its tool, every tool
 answers --help, and every bench command the docs give names a command that exists."""
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +39,15 @@ def test_every_command_answers_help(command):
     done = _help(command)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "usage" in done.stdout or "bench/run.py orden" in done.stdout
+
+
+def test_a_command_run_through_the_front_door_leaves_its_output_in_a_file(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "pairing", "--smoke"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "BENCH_RESULTS": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    (written,) = tmp_path.glob("pairing-*.txt")
+    assert "players" in done.stdout and written.read_text() == done.stdout
+    assert f"written {written}" in done.stderr
 
 
 def test_the_front_door_lists_every_command():
