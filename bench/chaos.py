@@ -20,7 +20,9 @@ At the end it checks, from the database and the sink:
   5 s again (goal: within 60 s).
 
 Prints one JSON object (and writes it to var/bench/chaos-<time>.json). The tables play through
-HTTP (the API) and hold their seats' sockets (reconnecting after a socket-server restart).
+HTTP (the API) and hold the sockets of their first seats (reconnecting after a socket-server
+restart); the second seat plays through the API only, as an app would, never at the table, so its
+turns left open at the end fall due and are mailed (the first seat's are seen at the table).
 """
 from __future__ import annotations
 
@@ -55,6 +57,9 @@ LAG_GOAL_S, RECOVERY_GOAL_S = 5.0, 60.0
 
 
 # --- the tables ---------------------------------------------------------------------------------
+AWAY_SEAT = 1  # plays through the API only: never present on the match, so its open turns are mailed
+
+
 class Table:
     """Plays seeded matches one after another; knows which moves the server confirmed."""
 
@@ -150,6 +155,8 @@ class Table:
         if time.monotonic() < getattr(self, "retry_sockets_at", 0):
             return  # the socket server is away: try again in a second, not on every action
         for seat, info in enumerate(self.m.seats):
+            if seat == AWAY_SEAT:
+                continue
             ws = self.sockets.get(seat)
             if ws is not None and not ws.closed:
                 continue
@@ -167,6 +174,16 @@ class Table:
                 continue
             self.sockets[seat] = ws
             asyncio.create_task(self.drain(ws))
+
+    async def hand_over(self, session) -> None:
+        """At the end: the match in play is left with the away seat to move (its turn falls due)."""
+        for _ in range(4):
+            if self.m is None or self.m.over or self.m.engine.to_move(self.m.state)[0] == AWAY_SEAT:
+                return
+            await self.move(session)
+
+    def away_turn_open(self) -> bool:
+        return bool(self.m and not self.m.over and self.m.engine.to_move(self.m.state)[0] == AWAY_SEAT)
 
     async def drain(self, ws) -> None:
         async for msg in ws:
@@ -250,6 +267,8 @@ class Chaos:
         async with aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=0)) as session:
             tables = [Table(self, n) for n in range(self.args.tables)]
             await asyncio.gather(*(t.run(session, until) for t in tables))
+            await asyncio.gather(*(t.hand_over(session) for t in tables))
+            self.away_turns_open = sum(t.away_turn_open() for t in tables)
 
     def timeline(self, step: float = 10.0) -> list[list]:
         """[t, highest lag, most pending] per ``step`` seconds (None: the database was down)."""
@@ -331,6 +350,7 @@ def verify(chaos: Chaos, sink_keys: list[str]) -> dict:
         "rating_changes_not_one_per_player": sum(1 for mid, players in finished if changes.get(mid, 0) != players),
         "finished_not_summarised": len([m for m in finished_ids if m not in summaries]),
         "turn_mails_expected": len(due),
+        "away_turns_open": getattr(chaos, "away_turns_open", 0),
         "turn_mails_by_status": dict(Counter(m[1] for m in mails)),
         "turn_mails_missing": len([pk for pk in due if not seen.get(pk)]),
         "turn_mails_twice": sum(1 for pk in due if seen.get(pk, 0) > 1),

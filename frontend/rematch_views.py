@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.guests import is_guest
 from lobby import substitutes
 from lobby.errors import LobbyError
 from lobby.models import SubstituteOffer
@@ -26,7 +27,9 @@ def after_match_context(match: Match, seats: list, my_seat) -> dict:
         names = {s.seat: s.name for s in seats}
         waiting = [{"seat": o.seat + 1, "name": names.get(o.seat, ""), "until": o.expires_at, "pk": o.pk}
                    for o in substitutes.waiting_seats(match.pk)]
-    may_rematch = my_seat is not None and match.status == Match.Status.FINISHED
+    # A guest's one match is the guided one: what follows it is signing up, not a rematch.
+    may_rematch = (my_seat is not None and match.status == Match.Status.FINISHED
+                   and not (my_seat.user_id and is_guest(my_seat.user)))
     # Players whose account is gone are not invited again (lobby.rematch): the button says so.
     gone = sum(1 for s in seats if s.user_id and s.user_id != getattr(my_seat, "user_id", None)
                and not s.user.is_active) if may_rematch else 0

@@ -294,7 +294,7 @@ def _match_context(request, pk: int, as_user=None) -> dict:
                     and last.seat == viewer and not last.reveals and match.status == Match.Status.ACTIVE)
     # shown beside the disabled "Take back" (the same words the refusal in services.undo uses)
     undo_reason = "" if can_undo else (
-        _("This move revealed hidden information or used chance; it cannot be taken back.")
+        _("This move is final: it revealed hidden information, used chance, or may not be taken back by the rules.")
         if seat and last and last.kind == LogEntry.Kind.ACTION and last.seat == viewer and last.reveals
         else _("Only your own last move can be taken back, and only before anyone else acts."))
     context = {

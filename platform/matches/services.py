@@ -334,7 +334,7 @@ def undo(match_id: int, user, version) -> LogEntry:
                                             if isinstance(e, dict)):
             raise UndoRefused(_("Only your own last move can be taken back, and only before anyone else acts."))
         if last.reveals:
-            raise UndoRefused(_("This move revealed hidden information or used chance; it cannot be taken back."))
+            raise UndoRefused(_("This move is final: it revealed hidden information, used chance, or may not be taken back by the rules."))
         plugin = plugin_for(match)
         last.undone = True
         last.save(update_fields=["undone"])

@@ -2,6 +2,7 @@
 (resigned and timed-out players are placed last by the match outcome)."""
 from __future__ import annotations
 
+from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -43,6 +44,14 @@ def _leavers(match: Match, humans: list, places: dict) -> list[tuple[int, int]]:
     return [(user_id, last + 1 + i) for i, user_id in enumerate(leavers)]
 
 
+def _hot_seat(match_id: int) -> bool:
+    """A game author's hot-seat match (the optional authoring app, looked up by name: ratings
+    does not depend on it)."""
+    if not apps.is_installed("authoring"):
+        return False
+    return apps.get_model("authoring", "HotSeat").objects.filter(match_id=match_id).exists()
+
+
 def _rate(match_id: int) -> bool:
     match = Match.objects.filter(pk=match_id).only("id", "game", "status", "outcome", "finished_at").first()
     if match is None or match.status != Match.Status.FINISHED or RatedMatch.objects.filter(match_id=match_id).exists():
@@ -54,6 +63,8 @@ def _rate(match_id: int) -> bool:
     reason = ""
     if len(humans) < 2:
         reason = "fewer_than_two_people"
+    elif _hot_seat(match_id):
+        reason = "hot_seat"  # one author playing every seat (authoring's stand-ins): no one's skill
     elif not tournament_allows_rating(match):
         reason = "tournament_unrated"
     if reason:

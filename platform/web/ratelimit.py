@@ -25,6 +25,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.shortcuts import render
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
@@ -207,7 +208,9 @@ def too_many(request, wait: int) -> HttpResponse:
     detail = _("Too many attempts. Please wait %(seconds)s seconds and try again.") % {"seconds": wait}
     if request.path_info.startswith("/api/"):
         response = JsonResponse({"error": "throttled", "detail": detail}, status=429)
-    else:
-        response = HttpResponse(f"<!doctype html><title>429</title><p>{detail}</p>", status=429)
+    elif request.headers.get("HX-Request"):  # a fragment's place: the words only
+        response = HttpResponse(detail, status=429, content_type="text/plain; charset=utf-8")
+    else:  # a page in the site's frame (a guest who tried too often, a log-in form)
+        response = render(request, "429.html", {"detail": detail}, status=429)
     response["Retry-After"] = str(wait)
     return response

@@ -81,6 +81,7 @@ def test_playing_the_suggested_move_and_signing_up_keeps_the_match(guest, django
     assert match.status == "finished"
     end = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="guide-signup"' in end and 'id="guide-suggestion"' not in end
+    assert 'id="rematch"' not in end  # a guest's next step is signing up, not a rematch
     # a stale version is refused with a clear word, nothing played
     assert client.post(f"/learn/matches/{match.pk}/suggested/", {"version": 0}).status_code == 302
     assert client.post("/accounts/signup/", {"username": "guest-mine", "email": "n@example.org", "language": "en",
@@ -120,6 +121,10 @@ def test_guests_are_rate_limited_per_address():
         client.logout()  # a new visitor from the same address each time
         statuses.append(client.post("/learn/alchemist/try/").status_code)
     assert statuses[:limit] == [302] * limit and statuses[limit:] == [429, 429]
+    refused = client.post("/learn/alchemist/try/")  # a page in the site's frame, saying how long to wait
+    page = refused.content.decode()
+    assert refused.status_code == 429 and 'id="throttled"' in page and '<header class="top">' in page
+    assert "Too many attempts. Please wait" in page and int(refused["Retry-After"]) > 0
     assert get_user_model().objects.filter(profile__guest_since__isnull=False).count() == limit
     signed_in = Client(REMOTE_ADDR=fresh_ip())
     signed_in.force_login(get_user_model().objects.create_user("lerner", password=PASSWORD))

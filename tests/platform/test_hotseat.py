@@ -49,6 +49,12 @@ def test_one_person_plays_every_seat_through_the_services(client, make_user):
         match.refresh_from_db()
         moves += 1
     assert match.status == Match.Status.FINISHED and LogEntry.objects.filter(match=match).count() == moves
+    # one person at every seat: nobody's rating moves
+    from ratings.models import Rating, RatedMatch
+    from ratings.services import rate_match
+
+    assert rate_match(match.pk) is False
+    assert RatedMatch.objects.get(match=match).reason == "hot_seat" and not Rating.objects.exists()
     # a refused move keeps the seat's table and says why
     r = client.post(f"/author/hotseat/{match.pk}/seat/0/act/", {"version": str(match.version), "action": "{}"},
                     follow=True)

@@ -62,7 +62,7 @@ def test_undo_refusals_in_german(make_user):
     services.submit_action(match.pk, alice, {"type": "draw"}, match.version)  # a draw reveals a card
     match.refresh_from_db()
     page = c.post(f"/matches/{match.pk}/undo/", {"version": match.version}, follow=True).content.decode()
-    assert "Dieser Zug hat verdeckte Informationen aufgedeckt oder den Zufall genutzt" in page
+    assert "Dieser Zug gilt: Er hat verdeckte Informationen aufgedeckt, den Zufall genutzt" in page
 
 
 def test_api_errors_follow_the_request_language(make_user):

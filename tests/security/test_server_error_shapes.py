@@ -51,10 +51,22 @@ MALFORMED = [  # (content type, body)
 ]
 
 
-def _start(name: str, db: str):
+def _database_env() -> dict:
+    """The servers share the test database: SQLite's file, or PostgreSQL's test database."""
+    if connection.vendor == "postgresql":
+        from tests.support.worker import test_database_url
+
+        return {"DATABASE_URL": test_database_url()}
+    db = connection.settings_dict["NAME"]
+    assert os.path.exists(db), "the servers share the test database through its file"
+    return {"SQLITE_PATH": db}
+
+
+def _start(name: str, db: dict):
     port = free_port()
     args = [a.format(port=port) for a in SERVERS[name]]
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "SQLITE_PATH": db,
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env = {**env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", **db,
            "RATE_LIMITS": "match-post=100000,chat-user=100000,invitation-user=100000"}
     proc = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -102,8 +114,7 @@ def test_every_server_answers_every_malformed_body_in_the_api_shape(make_user):
     alice, bob = make_user("alice"), make_user("bob")
     match = start_minigame(alice, bob)
     token = Token.objects.create(user=alice).key
-    db = connection.settings_dict["NAME"]
-    assert os.path.exists(db), "the servers share the test database through its file"
+    db = _database_env()
     targets = [("POST", "/api/invitations/"), ("PUT", f"/api/matches/{match.pk}/notes/"),
                ("POST", f"/api/matches/{match.pk}/chat/")]
     with ThreadPoolExecutor(3) as pool:

@@ -41,12 +41,26 @@
       window.__liveSocketOpen = true;
     };
   }
+  var pendingVersion = 0;
+  function refreshPending() {
+    if (pendingVersion && !document.querySelector("#live form.htmx-request")) {
+      var v = pendingVersion;
+      pendingVersion = 0;
+      refreshBoard(v);
+    }
+  }
+  document.addEventListener("htmx:afterSettle", refreshPending);
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(refreshPending, 0); });
   function refreshBoard(version) {
     // the poller inside #live asks for the live part; table.js swaps it in place
     var live = document.getElementById("live");
     var poll = document.getElementById("live-poll");
-    // (not while this page's own move is under way: its answer brings the new position)
-    if (document.querySelector("#live form.htmx-request")) return;
+    // Not while this page's own move is under way: its answer brings the new position, unless
+    // a later change (a bot's answer) came meanwhile: asked for when the answer is in.
+    if (document.querySelector("#live form.htmx-request")) {
+      pendingVersion = Math.max(pendingVersion, Number(version));
+      return;
+    }
     if (live && poll && Number(version) > Number(live.dataset.version) && window.htmx) {
       window.htmx.trigger(poll, "refresh");
     }
