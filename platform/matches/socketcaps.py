@@ -1,4 +1,4 @@
-"""Caps on websockets per user and per address, and on socket moves per user (issue 26).
+"""Caps on websockets per user and per address, and on socket moves per user.
 
 The per-socket move limit (socketmoves.RATE) let one user with 50 sockets make 54 moves/s, and
 800 anonymous sockets from one address were accepted. So a server process admits at most
