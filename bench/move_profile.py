@@ -211,12 +211,12 @@ def run_batches(collected: list[list], args) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from matches.tasks import announce_changes
-    from notifications import services as notification_services
+    from notifications import outbox
 
     def task(batch):
-        notification_services.start_collecting()
+        outbox.start_collecting()
         announce_changes.run(batch)
-        notification_services.publish_collected()
+        outbox.publish_collected()
 
     # The matches' starts (the first M changes, with more to do) and the first batch warm up;
     # the last two batches are counted (recording statements costs CPU); the rest are timed.

@@ -172,7 +172,7 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 # A move's follow-up (clocks, "your turn" notifications, ratings) runs in the worker on the real
-# services, so the move's response does not wait for it (matches.services.announce_change).
+# services, so the move's response does not wait for it (matches.followups.announce_change).
 MATCH_FOLLOW_UP_IN_WORKER = env_bool("MATCH_FOLLOW_UP_IN_WORKER", bool(REDIS_URL))
 # Orders keep their secrets (matches/orders.py, docs/security.md "What orders reveal"): an ordered
 # answer comes a random ORDER_ANSWER_DELAY seconds ("min,max") after its decision opened, never in

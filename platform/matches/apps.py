@@ -6,9 +6,12 @@ class MatchesConfig(AppConfig):
     verbose_name = "Matches"
 
     def ready(self):
-        from .tasks import register_schedule
+        from . import followups, signals, tasks
 
-        register_schedule()
+        tasks.register_schedule()
+        # The writer (services) tells the modules that run it through signals (see signals.py).
+        signals.change_committed.connect(followups.announce_change, dispatch_uid="matches.follow-up")
+        signals.bots_due.connect(tasks.queue_bots, dispatch_uid="matches.queue-bots")
         from django.apps import apps
 
         if apps.is_installed("clocks"):  # the embedded default's periodic thread (no beat there)

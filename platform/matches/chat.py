@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from . import live
 from .errors import IllegalMove, NotSeated
 from .models import ChatMessage, Match, Seat
-from .signals import chat_posted
+from .signals import chat_posted, chat_read
 
 # "@name": usernames are letters, digits and @.+-_ (Django's validator); a trailing full stop
 # or comma ends the sentence, not the name.
@@ -93,10 +93,5 @@ def mark_read(match_id: int, user) -> bool:
     if not seats.exists():
         return False
     seats.filter(chat_read__lt=newest).update(chat_read=newest)
-    from django.apps import apps
-
-    if apps.is_installed("notifications"):
-        from notifications.services import mark_match_read
-
-        mark_match_read(user, match_id, kinds=("chat", "chat_mention"))
+    chat_read.send(sender=Match, match_id=match_id, user=user)  # notifications reads its chat notices
     return True

@@ -44,15 +44,13 @@ def is_hello(text: str | None) -> bool:
 
 def read_state(user_id: int | None, match_id: int | None) -> str:
     """The ``state`` frame: what the turn, notification and match frames would have said by now."""
-    from django.apps import apps
+    from .signals import socket_state
 
     frame = {"type": "state"}
     if user_id is not None:
         frame["turns"] = live.turn_counts([user_id]).get(user_id, 0)
-        if apps.is_installed("notifications"):
-            from notifications.services import unread_groups
-
-            frame["unread"] = unread_groups(user_id)
+        for _receiver, extra in socket_state.send(sender=None, user_id=user_id):  # notifications: unread
+            frame.update(extra or {})
     if match_id is not None:
         from .models import Match
 

@@ -11,6 +11,10 @@ The price: a change's follow-up (clocks, "your turn") starts up to ``FLUSH_AFTER
 a process killed in that window loses the batch as it would lose an on-commit hook; the
 follow-up sweep (matches/progress.py) finds the matches whose progress lags their version and
 redoes them.
+
+Direction: this module runs the match writer's follow-ups, so it imports ``services`` and
+``tasks``; the writer reaches it only through ``signals.change_committed``, whose one receiver
+is ``announce_change`` (connected in ``MatchesConfig.ready``).
 """
 from __future__ import annotations
 
@@ -30,6 +34,28 @@ MAX_BATCH = 50
 _cond = threading.Condition()
 _pending: list[list] = []
 _pid: int | None = None
+
+
+def announce_change(sender=None, *, match_id: int, version: int, status: str, to_move: list[int],
+                    previous_to_move: list[int] | None, hints: dict | None = None, **_) -> None:
+    """Tell the other apps (clocks, notifications, ratings, tournaments) about a committed change
+    (the receiver of ``signals.change_committed``, sent from the writer's ``on_commit``).
+
+    The websocket frames go out from the request itself (they are what the other players wait
+    for); this follow-up is most of a move's remaining work (clock bookkeeping, the "your turn"
+    notification, ratings), so on the real services it runs in the Celery worker instead of
+    delaying the response. Every receiver is idempotent per version, so a redelivered task or
+    out-of-order versions do no harm. Broker down: run it here rather than lose it."""
+    from django.conf import settings
+
+    if getattr(settings, "MATCH_FOLLOW_UP_IN_WORKER", False):
+        # In batches: the changes of the same few milliseconds share one task (a broker that is
+        # down makes the batch run inline after one quick retry: 0.2 s measured).
+        submit(match_id, version, status, to_move, previous_to_move, hints)
+        return
+    from .services import send_change_signals
+
+    send_change_signals(match_id, version, status, to_move, previous_to_move, hints)
 
 
 def submit(match_id: int, version: int, status: str, to_move: list[int], previous_to_move, hints) -> None:
@@ -82,7 +108,7 @@ def send(batch: list[list]) -> None:
     from .tasks import announce_changes
 
     try:
-        # Broker down: give up after one quick retry and run the batch here (see services.announce_change).
+        # Broker down: give up after one quick retry and run the batch here (see announce_change).
         # sent_at: the worker publishes how long batches wait in the queue (progress.note_queue_wait)
         announce_changes.apply_async((batch,), kwargs={"sent_at": time.time()}, retry=True, retry_policy={
             "max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1})

@@ -79,8 +79,9 @@ def publish(match_id: int, version: int, badge_seats: set[int] | None = None,
     (those whose turn began or ended; None: every player) — the others' counts are unchanged.
     ``known``: the version as committed; without it the match is read (and skipped if a newer
     version exists: that one publishes its own frames)."""
+    from games import registry
+
     from .models import Match
-    from .services import plugin_for
 
     if known is not None:
         match, seat_users = known, known.seat_users
@@ -90,7 +91,7 @@ def publish(match_id: int, version: int, badge_seats: set[int] | None = None,
         if match is None or match.version != version:
             return  # a newer change will publish its own frame
         seat_users = dict(match.seats.filter(user__isnull=False).values_list("seat", "user_id"))
-    engine = plugin_for(match).engine
+    engine = registry.get(match.game).engine
     viewers = list(range(match.players)) + ([None] if match.public else [])
     messages = []
     for seat in viewers:

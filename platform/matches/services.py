@@ -4,6 +4,10 @@ One writer per match: every change runs in a transaction that locks the match ro
 (SELECT ... FOR UPDATE), checks the client's expected version, applies the engine, appends
 to the log and rewrites the snapshot. Pushes and background jobs are scheduled with
 ``transaction.on_commit`` so nothing is announced that did not happen.
+
+Direction: this writer is below the modules that run it (``followups``, ``tasks``, ``orders``):
+it tells them through ``signals`` (``change_committed``, ``bots_due``) and hands ``_apply`` to
+``orders_follow``, so it imports none of them.
 """
 from __future__ import annotations
 
@@ -14,7 +18,6 @@ from datetime import timedelta
 import logging
 import secrets
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -24,7 +27,7 @@ from games import registry
 from games.base import IllegalAction, Plugin
 from games.rng import Rng
 
-from . import live, orders, signals
+from . import live, orders_follow, signals
 from .errors import IllegalMove, MatchOver, NoSuchMatch, NotSeated, NotYourTurn, SeatTaken, StaleVersion, UndoRefused
 from .models import LogEntry, Match, Seat
 
@@ -208,7 +211,7 @@ def _refresh(match: Match, plugin: Plugin, seats: list[Seat] | None = None, acto
     if writes is not None:
         writes.run()
     _after_change(match, previous_to_move=sorted(before), seats=seats, actor=actor)
-    orders.follow(match, plugin, seats)  # a seat handed a decision may have left orders for it
+    orders_follow.follow(match, plugin, seats, _apply)  # a seat handed a decision may have left orders for it
 
 
 def _sync_seats(match: Match, seats: list[Seat], before: set[int], writes: plainsql.Writes | None = None) -> None:
@@ -264,37 +267,20 @@ def _after_change(match: Match, previous_to_move: list[int] | None, seats: list[
     transaction.on_commit(lambda: live.publish(match_id, version, badges, known=known))
     # What the follow-up would otherwise read again (see signals.py): who acted, and the seats.
     hints = {"actor": actor, "game": match.game}
-    match.change_hints = hints  # orders.follow adds the seats its orders answer at once
+    match.change_hints = hints  # orders_follow.follow adds the seats its orders answer at once
     if seats is not None:
         hints["seats"] = [[s.seat, s.user_id, s.bot] for s in sorted(seats, key=lambda s: s.seat)]
-    transaction.on_commit(lambda: announce_change(match_id, version, status, to_move, previous_to_move, hints))
+    # followups.announce_change runs the follow-up (inline, or in the worker)
+    transaction.on_commit(lambda: signals.change_committed.send(
+        sender=Match, match_id=match_id, version=version, status=status, to_move=to_move,
+        previous_to_move=previous_to_move, hints=hints))
     if seats is not None:
         bot_to_move = any(s.bot and s.seat in to_move for s in seats)
     else:
         bot_to_move = match.seats.filter(seat__in=to_move).exclude(bot="").exists()
     if not _in_bot_loop.get() and match.status == Match.Status.ACTIVE and bot_to_move:
-        from .tasks import play_bots
-
-        transaction.on_commit(lambda: play_bots.delay(match_id))
-
-
-def announce_change(match_id: int, version: int, status: str, to_move: list[int],
-                    previous_to_move: list[int] | None, hints: dict | None = None) -> None:
-    """Tell the other apps (clocks, notifications, ratings, tournaments) about a committed change.
-
-    The websocket frames go out from the request itself (they are what the other players wait
-    for); this follow-up is most of a move's remaining work (clock bookkeeping, the "your turn"
-    notification, ratings), so on the real services it runs in the Celery worker instead of
-    delaying the response. Every receiver is idempotent per version, so a redelivered task or
-    out-of-order versions do no harm. Broker down: run it here rather than lose it."""
-    if getattr(settings, "MATCH_FOLLOW_UP_IN_WORKER", False):
-        # In batches: the changes of the same few milliseconds share one task (matches/followups.py;
-        # a broker that is down makes the batch run inline after one quick retry: 0.2 s measured).
-        from . import followups
-
-        followups.submit(match_id, version, status, to_move, previous_to_move, hints)
-        return
-    send_change_signals(match_id, version, status, to_move, previous_to_move, hints)
+        # tasks.queue_bots queues the play_bots task
+        transaction.on_commit(lambda: signals.bots_due.send(sender=Match, match_id=match_id))
 
 
 def send_change_signals(match_id, version, status, to_move, previous_to_move, hints: dict | None = None) -> None:
@@ -457,7 +443,7 @@ def hand_over_seat(match_id: int, seat: int, user) -> LogEntry:
         if row is None or not row.bot:
             raise SeatTaken(_("This seat is not waiting for a substitute."))
         left_id, left_name = row.user_id, row.user.username if row.user_id else ""
-        orders.end_with_hand_over(match, row, left_id)  # the leaver's, not the seat's: they end here
+        orders_follow.end_with_hand_over(match, row, left_id)  # the leaver's, not the seat's: they end here
         row.user, row.bot, row.resigned = user, "", False
         row.save(update_fields=["user", "bot", "resigned"])
         entry = _append(match, kind=LogEntry.Kind.SEAT, seat=seat, events=[
@@ -648,9 +634,7 @@ def play_bots(match_id: int) -> int:
     finally:
         _in_bot_loop.reset(token)
     if made >= BOT_MOVE_LIMIT:
-        from .tasks import play_bots as task
-
-        task.delay(match_id)
+        signals.bots_due.send(sender=Match, match_id=match_id)  # a new task goes on
     return made
 
 

@@ -1,3 +1,8 @@
+"""Celery tasks of matches: the bots' turns and the follow-ups of committed changes.
+
+Direction: a task runs the match writer (``services``), so this module imports it; the writer
+asks for a bot task through ``signals.bots_due``, whose one receiver is ``queue_bots``.
+"""
 import logging
 import time
 from datetime import timedelta
@@ -28,6 +33,12 @@ def play_bots(match_id: int) -> int:
     from .services import play_bots as run
 
     return run(match_id)
+
+
+def queue_bots(sender=None, *, match_id: int, **_) -> None:
+    """The receiver of ``signals.bots_due`` (connected in ``MatchesConfig.ready``): the writer
+    says a bot is to move, and this module, which runs the writer's bot loop, queues it."""
+    play_bots.delay(match_id)
 
 
 @shared_task(acks_late=True)
@@ -67,7 +78,7 @@ def sweep_followups() -> dict:
 @shared_task(acks_late=True)
 def announce_change(match_id: int, version: int, status: str, to_move: list[int],
                     previous_to_move: list[int] | None, hints: dict | None = None) -> None:
-    """The follow-up of a committed change (see services.announce_change), in the worker.
+    """The follow-up of a committed change (see followups.announce_change), in the worker.
     ``hints`` is optional: tasks queued by an older version (without it) still run, the
     receivers then read what the hints would have told them. Roll out workers before the web
     processes: an older worker refuses a task with ``hints``."""

@@ -11,7 +11,11 @@ class NotificationsConfig(AppConfig):
     def ready(self):
         from config.celery import app
 
-        from . import conf, receivers  # noqa: F401  (subscribes to matches and lobby)
+        from . import conf, receivers, signals, tasks  # noqa: F401  (receivers: subscribes to matches and lobby)
+
+        # The modules that make sends due ask the tasks for them (signals.py).
+        signals.sends_due.connect(tasks.queue_sends, dispatch_uid="notifications.queue-sends")
+        signals.release_due.connect(tasks.queue_release, dispatch_uid="notifications.queue-release")
 
         # Sends go to their own queue (`make worker` consumes it) so that a flood of mail never
         # waits behind bots, and bots never behind mail.
@@ -29,26 +33,26 @@ class NotificationsConfig(AppConfig):
 
         from clocks.scheduler import register
 
-        # A worker task's sends are published together when it ends (services.start_collecting);
+        # A worker task's sends are published together when it ends (outbox.start_collecting);
         # in-process (eager) tasks send at once, as before.
         task_prerun.connect(_collect_sends, weak=False, dispatch_uid="notifications-collect")
         task_postrun.connect(_publish_sends, weak=False, dispatch_uid="notifications-publish")
 
-        from .services import digests_due, flush
+        from .services import flush
 
         register(flush)
-        register(digests_due)
+        register(tasks.digests_due)
 
 
 def _collect_sends(task=None, **_):
-    from . import services
+    from . import outbox
 
     if task is not None and not task.request.is_eager:
-        services.start_collecting()
+        outbox.start_collecting()
 
 
 def _publish_sends(task=None, **_):
-    from . import services
+    from . import outbox
 
     if task is not None and not task.request.is_eager:
-        services.publish_collected()
+        outbox.publish_collected()

@@ -17,6 +17,9 @@ only if it is still wanted.
   but are not due yet (one mail now rather than another within the hour).
 - Deadline warnings (reminders, timeouts, vacation days) are not of these kinds: they keep
   their own timing.
+
+Direction: ``notify`` (services) writes deferred deliveries and the tasks run ``release``, so both
+import this module; it queues what it releases through ``outbox`` and ``signals``, never the tasks.
 """
 from __future__ import annotations
 
@@ -27,8 +30,11 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from . import signals
 from .kinds import EMAIL
 from .models import DELAYS, Delivery, Preference, TurnMail
+from .outbox import enqueue
+from .recipients import quiet_until, user_tz
 
 logger = logging.getLogger(__name__)
 
@@ -129,8 +135,6 @@ def release(now: datetime | None = None, user_ids=None, limit: int = 2000) -> di
     """Decide the deferred deliveries that are due (module docstring). Returns counts."""
     from matches import presence
 
-    from .services import enqueue, quiet_until, user_tz
-
     now = now or timezone.now()
     stamp = now.timestamp()
     counts = {"released": 0, "skipped": 0, "later": 0}
@@ -200,10 +204,6 @@ def _joining(released: list, here: dict, now: datetime) -> list:
 
 
 def release_soon(user_ids) -> None:
-    """After commit, for notices written with no delay: decide them now, not at the next flush."""
-    from .tasks import release as task
-
-    try:
-        task.delay(sorted(user_ids))
-    except Exception:  # the broker is down: the flush decides them within a minute
-        logger.warning("could not queue the release of users %s", sorted(user_ids), exc_info=True)
+    """After commit, for notices written with no delay: decide them now, not at the next flush
+    (tasks.queue_release queues the ``release`` task)."""
+    signals.release_due.send(sender=None, user_ids=sorted(user_ids))

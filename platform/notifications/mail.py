@@ -27,7 +27,7 @@ from accounts.verification import is_verified
 from . import attention, conf, smtp
 from .kinds import KINDS, game_name, text
 from .models import Delivery, Digest
-from .services import local_time_text, unsubscribe_token, user_lang
+from .recipients import local_time_text, unsubscribe_token, user_lang
 
 logger = logging.getLogger(__name__)
 UNCONFIRMED = "the address is not confirmed"

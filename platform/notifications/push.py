@@ -17,7 +17,7 @@ from pywebpush import WebPushException, webpush
 from . import conf, pushguard
 from .kinds import text
 from .models import Delivery
-from .services import user_lang
+from .recipients import user_lang
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()

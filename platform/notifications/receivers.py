@@ -1,4 +1,8 @@
-"""Notifications for match and lobby events (the clocks app sends "your turn" and reminders)."""
+"""Notifications for match and lobby events (the clocks app sends "your turn" and reminders).
+
+Direction: notifications react to matches and the lobby, so this app imports their signals and
+models; matches never imports notifications (tests/house/test_import_cycles.py checks it).
+"""
 import logging
 
 from django.db import transaction
@@ -8,9 +12,10 @@ from django.dispatch import receiver
 
 from lobby.models import Entry, Invitation
 from lobby.signals import invitation_cancelled, invitation_created, invitation_declined
-from matches.signals import chat_posted, match_changed, match_finished
+from matches.signals import (chat_posted, chat_read, match_changed, match_finished, orders_ended, premoves_dropped,
+                             socket_state)
 
-from .services import mark_read_by_key, match_context, notify
+from .services import mark_match_read, mark_read_by_key, match_context, notify, unread_groups
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +92,40 @@ def chat_line(sender, match_id, message_id, user_id, text, **kwargs):
         else:
             notify(seat.user, "chat", context, key=f"chat:{match_id}:{seat.chat_read}", match_id=match_id,
                    level=seat.notify_level)
+
+
+@receiver(chat_read, dispatch_uid="notifications.chat_read")
+def chat_was_read(sender, match_id, user, **kwargs):
+    """Reading a match's chat reads its ``chat`` and ``chat_mention`` notices."""
+    mark_match_read(user, match_id, kinds=("chat", "chat_mention"))
+
+
+@receiver(socket_state, dispatch_uid="notifications.socket_state")
+def bell_state(sender, user_id, **kwargs) -> dict:
+    """What the bell shows, in the ``state`` frame of a socket that (re)connects."""
+    return {"unread": unread_groups(user_id)}
+
+
+def _seat_owner_notice(kind: str, key: str, match_id: int, user_id: int, game: str, count: int) -> None:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is not None:
+        notify(user, kind, {**match_context(match_id, user_id, game=game), "count": count}, key=key,
+               match_id=match_id)
+
+
+@receiver(premoves_dropped, dispatch_uid="notifications.premoves_dropped")
+def premove_dropped(sender, match_id, seat, user_id, game, count, version, **kwargs):
+    """The owner (only) hears that queued moves were dropped (matches/orders_follow.py)."""
+    _seat_owner_notice("premove_dropped", f"premove_dropped:{match_id}:{seat}:{version}", match_id, user_id,
+                       game, count)
+
+
+@receiver(orders_ended, dispatch_uid="notifications.orders_ended")
+def orders_ended_by_hand_over(sender, match_id, seat, user_id, game, count, version, **kwargs):
+    """A substitute took the seat: its former player hears that their orders ended."""
+    _seat_owner_notice("orders_ended", f"orders_ended:{match_id}:{seat}:{version}", match_id, user_id, game, count)
 
 
 @receiver(post_save, sender=Entry, dispatch_uid="notifications.invitation_joined")

@@ -5,17 +5,18 @@ pushes the unread count over the websocket.
     from notifications.services import notify
     notify(user, "tournament_paired", {"tournament": "Herbst", "round": 2, **match_context(match_id, user.id)},
            key=f"paired:{tournament_id}:{round}", match_id=match_id)
+
+Direction: this app reacts to matches (it reads matches to word its notices), so it imports
+matches and matches never imports it. Inside the app, ``tasks`` runs this module; the sends this
+module makes due leave through ``outbox`` (and ``signals``) without importing the tasks.
 """
 from __future__ import annotations
 
 import json
 import logging
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
-from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -25,10 +26,11 @@ from core import plainsql
 
 from . import attention, conf
 from .kinds import EMAIL, KINDS, PUSH, level_allows, text
-from .models import Delivery, Digest, Notification, Preference, PushSubscription
+from .models import Delivery, Notification, Preference, PushSubscription
+from .outbox import enqueue
+from .recipients import quiet_until, user_lang, user_tz
 
 logger = logging.getLogger(__name__)
-UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
 
 # --- context helpers ---------------------------------------------------------------------------------
@@ -49,19 +51,6 @@ def match_context(match_id: int, user_id: int | None, *, game: str | None = None
             "opponents": opponents, "url": f"/matches/{match_id}/"}
 
 
-def user_lang(user) -> str:
-    profile = getattr(user, "profile", None)
-    return (getattr(profile, "language", None) or "en")[:2]
-
-
-def user_tz(user) -> ZoneInfo:
-    profile = getattr(user, "profile", None)
-    try:
-        return ZoneInfo(getattr(profile, "timezone", None) or "UTC")
-    except Exception:
-        return ZoneInfo("UTC")
-
-
 # --- preferences -------------------------------------------------------------------------------------
 def preferences(user) -> Preference:
     pref, _ = Preference.objects.get_or_create(user=user)
@@ -71,19 +60,6 @@ def preferences(user) -> Preference:
 def channels_for(pref: Preference, kind: str) -> list[str]:
     default = KINDS.get(kind, ("", [EMAIL, PUSH]))[1]
     return list(pref.channels.get(kind, default))
-
-
-def quiet_until(pref: Preference, tz: ZoneInfo, now: datetime) -> datetime | None:
-    """The end of the quiet hours if ``now`` falls within them (local time), else None."""
-    if pref.quiet_start is None or pref.quiet_end is None or pref.quiet_start == pref.quiet_end:
-        return None
-    local = now.astimezone(tz)
-    t, start, end = local.time(), pref.quiet_start, pref.quiet_end
-    inside = (start <= t < end) if start < end else (t >= start or t < end)
-    if not inside:
-        return None
-    day = local.date() if t < end else local.date() + timedelta(days=1)
-    return datetime.combine(day, end, tz)
 
 
 # --- notify -------------------------------------------------------------------------------------------
@@ -243,53 +219,6 @@ def _insert_once(notification: Notification) -> bool:
     return True
 
 
-def enqueue(deliveries: list[tuple[int, str]]) -> None:
-    """Queue the sends of (delivery id, channel) pairs; the channel saves the task a query.
-    Inside a worker task (see ``start_collecting``) they wait for the task's end and go as one."""
-    if not deliveries:
-        return
-    collected = getattr(_collector, "due", None)
-    if collected is not None:
-        collected.extend(deliveries)
-        return
-    _publish(deliveries)
-
-
-def _publish(deliveries: list[tuple[int, str]]) -> None:
-    from .tasks import deliver, deliver_many
-
-    try:
-        if len(deliveries) == 1:
-            deliver.delay(*deliveries[0])
-        else:
-            deliver_many.delay([list(d) for d in deliveries])
-    except Exception:  # the broker is down: the flush re-enqueues PENDING rows later
-        logger.warning("could not enqueue deliveries %s", [d for d, _ in deliveries], exc_info=True)
-
-
-# In the worker, the sends that one task makes due are published together when it ends: a
-# batch of move follow-ups makes up to 50 "your turn" deliveries, and a Celery publish each
-# was a quarter of the follow-up's CPU (py-spy, issue 15). A worker killed before the end
-# loses no send: the rows are PENDING, and ``flush`` re-enqueues them after STUCK_MINUTES.
-_collector = threading.local()
-
-
-def start_collecting() -> None:
-    _collector.due = []
-
-
-def take_collected() -> list[tuple[int, str]]:
-    """The collected sends (and collecting ends)."""
-    due, _collector.due = getattr(_collector, "due", None), None
-    return due or []
-
-
-def publish_collected() -> None:
-    due = take_collected()
-    if due:
-        _publish(due)
-
-
 def push_live(user_id: int, extra: dict | None = None) -> None:
     """The unread count (and the newest line: ``extra``) to every open page of the user."""
     from channels.layers import get_channel_layer
@@ -383,18 +312,6 @@ def mark_match_read(user, match_id: int, kinds=None) -> None:
 
 
 # --- unsubscribe ---------------------------------------------------------------------------------------
-def unsubscribe_token(user_id: int, kind: str) -> str:
-    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
-
-
-def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
-        return None
-    return data.get("u"), data.get("k")
-
-
 def unsubscribe(user, kind: str) -> None:
     """No more e-mails of this kind ("all": no e-mails at all)."""
     pref = preferences(user)
@@ -406,7 +323,7 @@ def unsubscribe(user, kind: str) -> None:
     pref.save(update_fields=["channels"])
 
 
-# --- periodic jobs: quiet hours end, stuck sends, digests ------------------------------------------------
+# --- periodic job: quiet hours end, stuck sends (the digests: tasks.digests_due) -------------------------
 def flush(now: datetime | None = None, limit: int = 2000) -> int:
     """Release held deliveries whose quiet hours are over; decide the deferred ones that are due
     (attention.release: also those that fell due while the services were down); re-enqueue
@@ -434,32 +351,3 @@ def flush(now: datetime | None = None, limit: int = 2000) -> int:
     due = sorted(set(released) | set(stuck))
     enqueue(due)
     return len(due) + decided
-
-
-def digests_due(now: datetime | None = None) -> int:
-    """Send today's digest to users whose digest hour has come (in their time zone)."""
-    from .tasks import send_digest
-
-    now = now or timezone.now()
-    user_ids = set(Delivery.objects.filter(status=Delivery.Status.DIGEST)
-                   .values_list("notification__user_id", flat=True).distinct())
-    started = 0
-    for pref in Preference.objects.filter(user_id__in=user_ids).select_related("user__profile"):
-        local = now.astimezone(user_tz(pref.user))
-        if local.hour < pref.digest_hour or pref.last_digest_on == local.date():
-            continue
-        if quiet_until(pref, user_tz(pref.user), now):
-            continue
-        with transaction.atomic():
-            digest, created = Digest.objects.get_or_create(user=pref.user, day=local.date())
-            Preference.objects.filter(pk=pref.pk).update(last_digest_on=local.date())
-            if digest.status == Digest.Status.PENDING:
-                digest_id = digest.pk
-                transaction.on_commit(lambda: send_digest.delay(digest_id))
-                started += 1
-    return started
-
-
-def local_time_text(dt: datetime, user) -> str:
-    return dt.astimezone(user_tz(user)).strftime("%d.%m.%Y %H:%M")
-

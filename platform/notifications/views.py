@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from clocks import conf as clock_conf, services as clocks
 
-from . import services
+from . import recipients, services
 from .centre import groups as centre_groups
 from .forms import PreferenceForm, VacationForm
 from .kinds import KINDS
@@ -78,7 +78,7 @@ def settings_page(request):
             return redirect("notifications:settings")
         if which == "vacation" and vacation_form.is_valid():
             start_day = vacation_form.cleaned_data["start"]
-            start = datetime.combine(start_day, time(), services.user_tz(request.user))
+            start = datetime.combine(start_day, time(), recipients.user_tz(request.user))
             try:
                 clocks.take_vacation(request.user, start, vacation_form.cleaned_data["days"])
             except clocks.VacationError as exc:
@@ -114,7 +114,7 @@ def _vacation_id(raw: str) -> int | None:
 
 @csrf_exempt  # RFC 8058: mail clients POST without a session; the signed token is the proof
 def unsubscribe(request, token: str):
-    found = services.read_unsubscribe_token(token)
+    found = recipients.read_unsubscribe_token(token)
     if found is None:
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
     user_id, kind = found

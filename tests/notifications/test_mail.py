@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from matches import services as match_services
-from notifications import services
+from notifications import outbox, recipients, services, tasks
 from notifications.models import Delivery, Notification
 from tests.conftest import wait_for
 from tests.notifications.helpers import body, fall_due
@@ -140,12 +140,12 @@ def test_daily_digest_instead_of_single_mails(mail, make_user):
     services.notify(anna, "tournament_paired", {"tournament": "Herbst", "round": 2}, key="paired:1:2")
     assert Delivery.objects.filter(status="digest").count() == 2
     morning = timezone.now().replace(hour=6, minute=0)
-    assert services.digests_due(now=morning) == 0  # before the digest hour
-    assert services.digests_due(now=morning + timedelta(hours=2)) == 1
+    assert tasks.digests_due(now=morning) == 0  # before the digest hour
+    assert tasks.digests_due(now=morning + timedelta(hours=2)) == 1
     msg = wait_for(lambda: mail.to(anna.email))[0]
     assert "2 updates" in msg["Subject"]
     assert "round 1 is paired" in body(msg) and "round 2 is paired" in body(msg)
-    assert services.digests_due(now=morning + timedelta(hours=3)) == 0  # once a day
+    assert tasks.digests_due(now=morning + timedelta(hours=3)) == 0  # once a day
     wait_for(lambda: Delivery.objects.filter(status="sent").count() == 2)
     assert len(mail.to(anna.email)) == 1
 
@@ -174,20 +174,20 @@ def test_mail_retried_when_the_server_was_down(mail, smtp_server, settings, make
 
 def test_the_sends_one_worker_task_makes_due_go_out_together(mail, make_user):
     """In the worker, a task's deliveries are published as one ``deliver_many`` when it ends
-    (services.start_collecting, hooked to Celery's task signals); each still reaches its player."""
+    (outbox.start_collecting, hooked to Celery's task signals); each still reaches its player."""
     from pathlib import Path
 
     players = [make_user(name) for name in ("anna", "bert", "cara")]
     log = Path(__file__).resolve().parents[2] / "var" / "test-notifications-worker.log"
     seen = log.stat().st_size if log.exists() else 0
-    services.start_collecting()
+    outbox.start_collecting()
     try:
         for user in players:
             services.notify(user, "tournament_paired", {"tournament": "T", "round": 3}, key=f"paired:3:{user.pk}")
         # Nothing has gone out yet: the three sends wait for the end of the "task".
         assert set(Delivery.objects.filter(channel="email").values_list("status", flat=True)) == {"pending"}
     finally:
-        services.publish_collected()
+        outbox.publish_collected()
     for user in players:
         wait_for(lambda user=user: mail.to(user.email))
     wait_for(lambda: Delivery.objects.filter(channel="email", status="sent").count() == 3)
@@ -203,9 +203,9 @@ def test_a_send_of_a_batch_that_fails_for_now_is_retried_alone(mail, smtp_server
     from notifications.tasks import deliver_many
 
     anna = make_user("anna")
-    services.start_collecting()
+    outbox.start_collecting()
     services.notify(anna, "tournament_paired", {"tournament": "T", "round": 1}, key="paired:8:1")
-    due = services.take_collected()
+    due = outbox.take_collected()
     smtp_server.stop()
     try:
         deliver_many.apply(args=([list(d) for d in due],))  # here, with the server down
@@ -224,5 +224,5 @@ def test_quiet_hours_across_midnight():
     pref = Preference(quiet_start=dtime(22, 0), quiet_end=dtime(7, 0))
     berlin = ZoneInfo("Europe/Berlin")
     late = timezone.datetime(2025, 3, 3, 23, 30, tzinfo=berlin)
-    assert services.quiet_until(pref, berlin, late) == timezone.datetime(2025, 3, 4, 7, 0, tzinfo=berlin)
-    assert services.quiet_until(pref, berlin, late.replace(hour=12)) is None
+    assert recipients.quiet_until(pref, berlin, late) == timezone.datetime(2025, 3, 4, 7, 0, tzinfo=berlin)
+    assert recipients.quiet_until(pref, berlin, late.replace(hour=12)) is None

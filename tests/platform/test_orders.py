@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import registry
-from matches import orders as match_orders, services as match_services
+from matches import orders as match_orders, orders_follow, services as match_services
 from matches.models import LogEntry, Match, Seat
 from tests.platform.helpers import start_minigame
 
@@ -173,7 +173,7 @@ def test_premoves_of_both_seats_play_on_in_one_change_and_stop_at_the_bound(make
     match, mover, waiter = _two(make_user)
     mover_hand, waiter_hand = _hand(match, mover), _hand(match, waiter)
     match_orders.put(match.pk, waiter, [{"kind": "premove", "action": {"type": "play", "card": c}} for c in waiter_hand])
-    monkeypatch.setattr(match_orders, "FOLLOW_LIMIT", 3)
+    monkeypatch.setattr(orders_follow, "FOLLOW_LIMIT", 3)
     # The mover, to move, queues its whole hand: the seats' premoves play on by turns, in the
     # PUT's transaction, until the bound; the next change goes on.
     match_orders.put(match.pk, mover, [{"kind": "premove", "action": {"type": "play", "card": c}} for c in mover_hand])
