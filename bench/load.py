@@ -246,7 +246,7 @@ PAUSES = ClientPauses()
 
 def client_gc() -> str:
     """``BENCH_CLIENT_GC``: "off" (default: frozen heap, no collections while measuring), "frozen"
-    (the heap frozen only) or "plain" (the client before stop 31), for before/after runs."""
+    (the heap frozen only) or "plain" (the client without those changes), for before/after runs."""
     return os.environ.get("BENCH_CLIENT_GC") or "off"
 
 
