@@ -163,6 +163,7 @@ class MatchConsumer(LiveConsumer):
     rendering = None  # the task rendering the live part
     render_text = None  # the newest match.update frame, sent as is if the part cannot be rendered
     render_again = False  # a newer frame came while rendering
+    moved_at = 0.0  # when this socket last sent a move (loop time)
 
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -219,9 +220,10 @@ class MatchConsumer(LiveConsumer):
             self.render_again = False
             text = self.render_text
             cookie = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
+            moved = asyncio.get_running_loop().time() - self.moved_at < 5
             try:
-                part = await socketmoves.on_threads(livepart.renderer(), self.match_id, self.scope["user"],
-                                                    self.live_lang, cookie)
+                part = await livepart.part_for(self.match_id, self.scope.get("user"), self.live_lang, cookie,
+                                               livepart.version_of(text), moved=moved)
             except Exception:  # the page fetches the part itself, as without this
                 logger.warning("live part of match %s not rendered", self.match_id, exc_info=True)
                 part = None
@@ -245,6 +247,7 @@ class MatchConsumer(LiveConsumer):
             await self.answer_hello()
             return
         # A seated player's moves (matches/socketmoves.py); the same service as the HTTP API.
+        self.moved_at = asyncio.get_running_loop().time()
         await socketmoves.handle(self, text_data)
 
 

@@ -105,3 +105,37 @@ def test_a_form_the_game_cannot_read_is_refused_and_changes_nothing(make_user):
     assert [(a["type"], a["ref"], a["status"], a["error"]) for a in answers] == [
         ("refused", r, 400, "illegal_action") for r in "abc"]
     assert Match.objects.get(pk=match.pk).version == 0
+
+
+def test_anonymous_spectators_share_one_render_of_a_version(make_user, monkeypatch):
+    from matches import livepart, services
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+    mover = to_move_user(match)
+    rendered = []
+    real = livepart.renderer()
+
+    def counting(match_id, user, lang, cookie):
+        rendered.append((user.is_authenticated, cookie))
+        return real(match_id, user, lang, cookie)
+
+    monkeypatch.setattr(livepart, "_renderer", counting)
+
+    async def scenario():
+        from channels.db import database_sync_to_async
+
+        crowd = [_socket(match.pk, AnonymousUser(), csrf="b" * 32) for _ in range(4)]
+        for comm in crowd:
+            assert (await comm.connect())[0]
+            await comm.send_to(text_data=json.dumps({"type": "hello", "live": "en"}))
+            await _until(comm, "state")
+        await database_sync_to_async(services.submit_action)(match.pk, mover, {"type": "draw"}, 0)
+        parts = [await _until(comm, "live", "match.update") for comm in crowd]
+        for comm in crowd:
+            await comm.disconnect()
+        return parts
+
+    parts = async_to_sync(scenario)()
+    assert [p["type"] for p in parts] == ["live"] * 4 and len({p["html"] for p in parts}) == 1
+    assert rendered == [(False, None)]  # once, and without any one browser's CSRF cookie
