@@ -13,7 +13,8 @@ new version (a MutationObserver). Moves alternate, so each page waits in turn.
 Prints, per game, the figures (p50, p95, max) for the other page and the mover's own, and the
 machine's load (``uptime``) before and after. ``--no-socket``: the pages have no websocket to
 send moves on (the HTTP fallback; the waiting page then learns of moves by its 20-s poll, so
-this measures the mover's own page only)."""
+this measures the mover's own page only). ``--http-path``: the path before moves went over the
+socket (an htmx POST, a frame, the other page's GET of its part), for an A/B in one window."""
 from __future__ import annotations
 
 import argparse
@@ -24,6 +25,18 @@ import subprocess
 import time
 
 CHROMIUM = "/usr/bin/chromium"
+# --http-path: the pages as they were before moves went over the socket: the hello asks for no
+# live part (plain frames, the other page fetches its part), and a move cannot be sent on the
+# socket (table.js then posts it with htmx).
+HTTP_PATH = """(() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (text) {
+    const data = JSON.parse(text);
+    if (data.type === 'act') throw new Error('moves over HTTP in this run');
+    if (data.type === 'hello') delete data.live;
+    return send.call(this, JSON.stringify(data));
+  };
+})();"""
 WATCH = """() => {
   window.__seen = {};
   const note = () => { const live = document.getElementById('live');
@@ -106,6 +119,8 @@ def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], l
             ctx = browser.new_context(viewport={"width": 1280, "height": 800})
             if args.no_socket:
                 ctx.add_init_script("window.WebSocket = function () { throw new Error('off'); };")
+            if args.http_path:
+                ctx.add_init_script(HTTP_PATH)
             page = log_in(ctx, args.base, user, args.password)
             page.goto(f"{args.base}/matches/{match}/")
             if not args.no_socket:
@@ -151,6 +166,8 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=50, help="per game")
     ap.add_argument("--games", default="alchemist,goofspiel,orden")
     ap.add_argument("--no-socket", action="store_true", help="pages without a websocket (the HTTP fallback)")
+    ap.add_argument("--http-path", action="store_true",
+                    help="the path before: moves posted with htmx, the other page fetching its part after the frame")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
