@@ -331,6 +331,7 @@ async def phase_open_loop(session, args, mirrors: list[Mirror], rate: float) -> 
     elapsed = time.perf_counter() - start
     active_left = sum(1 for m in mirrors if not m.over)
     return {"mode": "open", "target_rate": rate, "duration_s": round(elapsed, 2),
+            "started_at": round(time.time() - elapsed, 3),  # unix time: beside core/gcstats.py's "full"
             "achieved_rate": round(stats["done"] / elapsed, 1), "actions": stats["done"],
             "post_ms": summary_ms(stats["post"]), "round_trip_ms": summary_ms(stats["rtt"]),
             "errors": stats["errors"], "lost_frames": stats["lost_frames"], "active_matches_left": active_left,
@@ -369,7 +370,7 @@ async def cmd_sustained(args, mirrors: list[Mirror]) -> dict:
         for task in readers:
             task.cancel()
     return {"mode": "closed", "matches_moving": len(active), "sockets": len(readers) - 1,
-            "duration_s": round(elapsed, 2), "actions": stats["done"],
+            "duration_s": round(elapsed, 2), "started_at": round(time.time() - elapsed, 3), "actions": stats["done"],
             "actions_per_s": round(stats["done"] / elapsed, 1), "post_ms": summary_ms(stats["post"]),
             "round_trip_ms": summary_ms(stats["rtt"]), "errors": stats["errors"],
             "lost_frames": stats["lost_frames"], "finished_matches": sum(1 for m in active if m.over),

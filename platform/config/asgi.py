@@ -17,7 +17,7 @@ from web import daphne_forms  # noqa: E402
 
 daphne_forms.patch()  # under daphne: malformed form bodies reach Django (and its error shape)
 
-from core.warmup import freeze_heap, import_urls, load_games  # noqa: E402
+from core.warmup import SOCKET_SERVER_GC, freeze_heap, import_urls, load_games  # noqa: E402
 
 import_urls()
 load_games()
@@ -41,4 +41,4 @@ application = ProtocolTypeRouter({
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(refuse_unrouted(websocket_urlpatterns)))),
 })
 
-freeze_heap()  # last: everything above is loaded
+freeze_heap(SOCKET_SERVER_GC)  # last: everything above is loaded

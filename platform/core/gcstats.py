@@ -2,8 +2,9 @@
 
 With ``GC_STATS_DIR`` set, every server and worker process records each collection's duration
 (``gc.callbacks``) and writes ``gc-<pid>.json`` there every few seconds: per generation the
-count, total, largest and how many took over 5 ms, and the process's role (``sys.argv``). Used
-for the steady tail (docs/performance.md); costs two clock reads per collection, off by default.
+count, total, largest and how many took over 5 ms, the full collections' times (``full``) and the
+process's role (``sys.argv``). Used for the steady tail (docs/performance.md); costs two clock
+reads per collection, off by default.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import time
 
 _started: tuple[float, float] | None = None  # (wall, this thread's CPU) at the start
 _stats: dict[int, list] = {}  # generation -> [count, total s, max s, over 5 ms, CPU s]
+_full: list[list[float]] = []  # the full collections: [unix time at the end, wall ms], the newest 500
 _written_at = 0.0
 _pid = None
 
@@ -35,6 +37,9 @@ def _callback(phase: str, info: dict) -> None:
     s[2] = max(s[2], took)
     s[3] += took > 0.005
     s[4] += time.thread_time() - _started[1]
+    if info["generation"] == 2:  # when, to set beside the slowest moves of a bench phase
+        _full.append([round(time.time(), 3), round(took * 1000, 1)])
+        del _full[:-500]
     if now - _written_at > 3:
         _written_at = now
         _write()
@@ -49,7 +54,8 @@ def _write() -> None:
                        "generations": {str(g): {"count": c, "total_ms": round(t * 1000, 1),
                                                 "max_ms": round(m * 1000, 1), "over_5ms": n,
                                                 "cpu_ms": round(cpu * 1000, 1)}
-                                       for g, (c, t, m, n, cpu) in sorted(_stats.items())}}, f)
+                                       for g, (c, t, m, n, cpu) in sorted(_stats.items())},
+                       "full": _full}, f)
     except OSError:
         pass
 
@@ -61,6 +67,7 @@ def install() -> None:
         return
     _pid = os.getpid()
     _stats.clear()
+    _full.clear()
     if _callback not in gc.callbacks:
         gc.callbacks.append(_callback)
         atexit.register(_write)  # the last few seconds too

@@ -10,17 +10,23 @@ those frames carry, read after the socket joined its groups:
 ``{"type": "state", "turns": 2, "unread": 5, "match": 7, "version": 12, "chat_unread": 1}``
 (``turns`` and ``unread`` for a signed-in user, ``unread`` only with the notifications app,
 ``match``, ``version`` and ``chat_last`` (the newest chat line's id) on a match socket,
-``chat_unread`` there for a signed-in user).
+``chat_unread`` there for a signed-in user). A game page's hello also asks for its live part
+rendered in its language (``"live": "de"``): matches/livepart.py.
 """
+import asyncio
 import json
+import logging
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from ops import sockets
 
-from . import live, presence, socketcaps, socketmoves
+from . import live, livepart, presence, socketcaps, socketmoves
+
+logger = logging.getLogger(__name__)
 
 # Messages whose handlers use no database connection of the consumer's sync thread: frames
 # are pre-rendered text, and socket moves run on their own threads and connections
@@ -33,13 +39,18 @@ HELLO_RATE, HELLO_BURST = 0.2, 3  # per socket: a page asks once per (re)connect
 
 
 def is_hello(text: str | None) -> bool:
+    return hello_of(text) is not None
+
+
+def hello_of(text: str | None) -> dict | None:
+    """The hello message, or None if ``text`` is something else."""
     if not text or len(text) > 100 or "hello" not in text:
-        return False
+        return None
     try:
         data = json.loads(text)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "hello"
+        return None
+    return data if isinstance(data, dict) and data.get("type") == "hello" else None
 
 
 def read_state(user_id: int | None, match_id: int | None) -> str:
@@ -145,6 +156,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
 class MatchConsumer(LiveConsumer):
     seat = None  # the socket's seat number if its user plays in the match
     lang = "en"
+    game = ""
+    live_lang = None  # the page's language if it asked for its live part (matches/livepart.py)
+    rendering = None  # the task rendering the live part
+    render_text = None  # the newest match.update frame, sent as is if the part cannot be rendered
+    render_again = False  # a newer frame came while rendering
+    moved_at = 0.0  # when this socket last sent a move (loop time)
 
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -164,9 +181,10 @@ class MatchConsumer(LiveConsumer):
     def _group_for(self, user):
         from .models import Match, Seat
 
-        match = Match.objects.filter(pk=self.match_id).only("id", "public").first()
+        match = Match.objects.filter(pk=self.match_id).only("id", "public", "game").first()
         if match is None:
             return None
+        self.game = match.game
         if user is not None and user.is_authenticated:
             seat = Seat.objects.filter(match_id=self.match_id, user=user).values_list("seat", flat=True).first()
             if seat is not None:
@@ -177,18 +195,57 @@ class MatchConsumer(LiveConsumer):
         return live.public_group(self.match_id) if match.public else None
 
     async def disconnect(self, code):
+        if self.rendering is not None:
+            self.rendering.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "user_group", None):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
+    async def match_frame(self, event):
+        if self.live_lang and not self.ended and livepart.is_update(event["text"]):
+            self.render_text = event["text"]
+            if self.rendering is None or self.rendering.done():
+                self.rendering = asyncio.ensure_future(self._render())
+            else:  # one more render when this one is done: the newest version, not each one
+                self.render_again = True
+            return
+        await super().match_frame(event)
+
+    async def _render(self):
+        """The live part for this socket's user (livepart.py); the plain frame if that fails."""
+        while True:
+            self.render_again = False
+            text = self.render_text
+            cookie = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME)
+            moved = asyncio.get_running_loop().time() - self.moved_at < 5
+            try:
+                part = await livepart.part_for(self.match_id, self.scope.get("user"), self.live_lang, cookie,
+                                               livepart.version_of(text), moved=moved)
+            except Exception:  # the page fetches the part itself, as without this
+                logger.warning("live part of match %s not rendered", self.match_id, exc_info=True)
+                part = None
+            if self.ended:
+                return
+            if part is None:
+                await self.send(text_data=text)
+            else:
+                version, html = part
+                await self.send(text_data=live.dumps(
+                    {"type": "live", "match": self.match_id, "version": version, "html": html}))
+            if not self.render_again:
+                return
+
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended:
             return
-        if is_hello(text_data):
+        hello = hello_of(text_data)
+        if hello is not None:
+            self.live_lang = livepart.wanted_language(hello)
             await self.answer_hello()
             return
         # A seated player's moves (matches/socketmoves.py); the same service as the HTTP API.
+        self.moved_at = asyncio.get_running_loop().time()
         await socketmoves.handle(self, text_data)
 
 

@@ -6,6 +6,9 @@ the same single writer as ``POST /api/matches/{id}/actions/`` (row lock, version
 frames after commit). The HTTP API stays for every other client.
 
 Client → server:  {"type": "act", "action": {...}, "version": 12, "ref": "any short id"}
+                  {"type": "act", "form": {"card": "3"}, "version": 12, "ref": ...}   (the game
+                   page's move form, its fields as posted: the game reads the action from them
+                   as the page's POST does)
                   {"type": "chat", "text": "...", "ref": "any short id"}   (a chat line; the page's
                    rules: matches/chat.py, and the chat-user rate limit shared with the page and API)
 Server → client:  {"type": "acted", "ref": ..., "version": 13}
@@ -39,6 +42,7 @@ from django.db import DatabaseError, InterfaceError, connection
 from django.utils import translation
 
 from games import safejson
+from games.base import IllegalAction
 
 from . import socketcaps
 from .buckets import BURST, RATE, Bucket  # noqa: F401  (per socket: moves per second, the burst allowed)
@@ -102,7 +106,10 @@ async def handle(consumer, text: str | None) -> None:
         return
     _waiting += 1
     try:
-        answer = await _act(consumer.match_id, consumer.scope["user"], consumer.lang, data.get("action"),
+        action = data.get("action")
+        if "form" in data:
+            action = _from_form(consumer.game, data["form"])
+        answer = await _act(consumer.match_id, consumer.scope["user"], consumer.lang, action,
                             data.get("version"), ref)
     finally:
         _waiting -= 1
@@ -156,16 +163,40 @@ def _threads() -> ThreadPoolExecutor:
         return _executor
 
 
+class _FormAction:
+    """A page's move form, read into an action by the game on the move's thread (a form the game
+    cannot read is refused there as the page's POST would be)."""
+    def __init__(self, game: str, fields):
+        self.game, self.fields = game, fields
+
+    def action(self):
+        from games import registry
+
+        if not isinstance(self.fields, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in self.fields.items()):
+            raise IllegalAction("Send the form's fields as strings.")
+        return registry.get(self.game).action_from_form(self.fields)
+
+
+def _from_form(game: str, fields) -> _FormAction:
+    return _FormAction(game, fields)
+
+
 async def _act(*args) -> str:
-    return await SyncToAsync(_act_kept, thread_sensitive=False, executor=_threads())(*args)
+    return await on_threads(_act_now, *args)
+
+
+async def on_threads(fn, *args):
+    """``fn(*args)`` on the move threads, with their kept database connections (``_kept``)."""
+    return await SyncToAsync(_kept, thread_sensitive=False, executor=_threads())(fn, *args)
 
 
 _db_failures = 0  # database errors seen by this process's move threads (a restart ends them all)
 _local = threading.local()
 
 
-def _act_kept(*args) -> str:
-    """A move on this thread's kept connection. Django's usual per-call tidy-up
+def _kept(fn, *args):
+    """A move (or a page's live part, matches/livepart.py) on this thread's kept connection. Django's usual per-call tidy-up
     (close_old_connections, as DatabaseSyncToAsync does before and after) re-arms the health
     check, which costs a ``SELECT 1`` round trip per move; here the connection is closed only
     when it is too old or a move hit a database error (that move answered 503). One thread's
@@ -176,7 +207,7 @@ def _act_kept(*args) -> str:
         _local.failures = _db_failures
         conn.close()
     try:
-        return _act_now(*args)
+        return fn(*args)
     finally:
         if conn.connection is not None and (conn.errors_occurred or not conn.get_autocommit() or (
                 conn.close_at is not None and time.monotonic() >= conn.close_at)):
@@ -196,7 +227,12 @@ def _act_now(match_id: int, user, lang: str, action, version, ref) -> str:
 
     with translation.override(lang):
         try:
+            if isinstance(action, _FormAction):
+                action = action.action()
             entry = submit_action(match_id, user, action, version)
+        except IllegalAction as exc:
+            reason = exc.reason_de if lang == "de" and getattr(exc, "reason_de", None) else exc.reason
+            return _reply("refused", ref, status=400, error="illegal_action", detail=reason)
         except MatchError as exc:
             return _reply("refused", ref, status=exc.status, error=exc.code, detail=exc.message, **exc.public_extra())
         except (DatabaseError, InterfaceError):

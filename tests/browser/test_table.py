@@ -36,15 +36,17 @@ def _start(make_user, game, names):
     return match, by_seat[match.to_move[0]], [u for u in users if u != by_seat[match.to_move[0]]][0]
 
 
-def open_as(browser, base, user, match, viewport, js=True):
+def open_as(browser, base, user, match, viewport, js=True, no_socket=False):
     client = Client()
     client.force_login(user)
     ctx = browser.new_context(viewport=viewport, java_script_enabled=js)
     ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                       "url": base}])
+    if no_socket:  # a browser (or a proxy) without websockets: the page cannot open one
+        ctx.add_init_script("window.WebSocket = function () { throw new Error('no websockets'); };")
     page = ctx.new_page()
     page.goto(f"{base}/matches/{match.pk}/")
-    if js:
+    if js and not no_socket:
         page.wait_for_function("window.__liveSocketOpen === true")
     return page
 

@@ -79,3 +79,23 @@ def test_server_processes_load_the_games_at_start_up():
                                    "DJANGO_SETTINGS_MODULE": "config.settings"})
         assert done.returncode == 0, done.stderr[-2000:]
         assert json.loads(done.stdout.strip().splitlines()[-1]) == {"plugins_loaded": 1, "alchemist_imported": True}
+
+
+def test_socket_servers_collect_the_oldest_generation_rarely():
+    """The ASGI application (daphne, uvicorn: the processes that hold the sockets) sets the
+    socket servers' thresholds; GC_THRESHOLD still overrides them."""
+    script = ("import gc, json, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+              "import config.asgi; print(json.dumps(gc.get_threshold()))")
+
+    def threshold(env):
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              env={**{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+                                   "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", **env})
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    from core.warmup import SOCKET_SERVER_GC
+
+    assert threshold({"GC_THRESHOLD": ""}) == list(SOCKET_SERVER_GC)
+    assert SOCKET_SERVER_GC[2] >= 100 * 10  # the oldest generation, against Python's 10
+    assert threshold({"GC_THRESHOLD": "700,10,10"}) == [700, 10, 10]

@@ -1,7 +1,18 @@
-// Live updates: a websocket per page pushes frames; the page then refreshes its live part
-// with htmx. Without websockets #live-poll still polls every 20 s (see match_live.html).
+// Live updates: a websocket per page pushes frames. The game page asks for its live part
+// rendered into the frame ("live", matches/livepart.py: table.js swaps it in) and sends its
+// moves over the same socket (window.spieltischLive.send); other frames make the page refresh
+// a part with htmx. Without websockets #live-poll still polls every 20 s (see match_live.html).
 (function () {
   "use strict";
+  var openSocket = null;  // the page's socket while it is open
+  // For table.js: send a message over the open socket (false: none open, post over HTTP).
+  window.spieltischLive = {
+    send: function (message) {
+      if (!openSocket || openSocket.readyState !== 1) return false;
+      openSocket.send(JSON.stringify(message));
+      return true;
+    }
+  };
   function wsUrl(path) {
     return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   }
@@ -29,6 +40,10 @@
       onFrame(frame);
     };
     socket.onclose = function (ev) {
+      if (openSocket === socket) {
+        openSocket = null;
+        document.dispatchEvent(new CustomEvent("live:closed"));
+      }
       if (ev.code >= 4400 && ev.code < 4500) return; // refused: no point in retrying
       var next = Math.min((delay || 1000) * 2, 30000);
       setTimeout(function () { connect(path, onFrame, next); }, delay || 1000);
@@ -36,8 +51,12 @@
     socket.onopen = function () {
       delay = 1000;
       // Frames sent before this socket joined (while the page loaded, or while it was away)
-      // are not sent again: ask for the state they carry (a "state" frame).
-      socket.send(JSON.stringify({type: "hello"}));
+      // are not sent again: ask for the state they carry (a "state" frame). The game page asks
+      // for its live part in the frames, in the page's language.
+      var hello = {type: "hello"};
+      if (document.getElementById("live") && window.htmx) hello.live = document.documentElement.lang || "en";
+      socket.send(JSON.stringify(hello));
+      openSocket = socket;
       window.__liveSocketOpen = true;
     };
   }
@@ -259,6 +278,11 @@
       return;
     }
     if (frame.type === "match.update") refreshBoard(frame.version);
+    // The rendered live part (table.js swaps it), and the answers to this page's socket moves.
+    if (frame.type === "live") document.dispatchEvent(new CustomEvent("live:part", {detail: frame}));
+    if (frame.type === "acted" || frame.type === "refused") {
+      document.dispatchEvent(new CustomEvent("live:reply", {detail: frame}));
+    }
   }
   document.addEventListener("toggle", function (ev) {
     if (ev.target && ev.target.id === "chat-box") readChat();

@@ -1,6 +1,9 @@
-// The game table: moves are posted with htmx and the live part (#live) is swapped in place (no
-// page load, the scroll position stays); refusals (400/403/409) are swapped too, so the message
-// shows beside the board. Without JavaScript every form still posts and redirects.
+// The game table: the live part (#live) is swapped in place (no page load, the scroll position
+// stays). Moves go over the page's match socket when it is open (live.js): the new live part
+// comes back rendered in a frame, to this page and the others at once. Otherwise, and for a move
+// the socket refuses, they are posted with htmx and the answer is swapped; refusals (400/403/409)
+// are swapped too, so the message shows beside the board. Without JavaScript every form still
+// posts and redirects.
 (function () {
   "use strict";
   var WIDE = "(min-width: 900px)";
@@ -101,11 +104,113 @@
     document.body.addEventListener("htmx:afterSettle", function (ev) {
       if (!isMove(ev.detail)) return;  // a push or a poll: leave the focus alone
       lastForm = null;
-      // keyboard players continue where the move's result is: the message, else the board
-      var to = document.getElementById("move-messages") || document.getElementById("board");
-      if (to) {
-        if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
-        to.focus({preventScroll: true});
+      focusResult();
+    });
+    socketMoves(htmx);
+  }
+
+  function focusResult() {
+    // keyboard players continue where the move's result is: the message, else the board
+    var to = document.getElementById("move-messages") || document.getElementById("board");
+    if (to) {
+      if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
+      to.focus({preventScroll: true});
+    }
+  }
+
+  // Moves over the socket: the move form's fields go as {"type": "act", "form": ...} (the server
+  // reads them as it reads the POST: matches/socketmoves.py). The answer that matters is the
+  // live part, rendered for this page in the frame every page gets (live:part); a refusal, a
+  // socket that closes before the answer, or no answer in time send the same form over HTTP
+  // instead, whose answer shows the reason in place. (The version the form carries makes that
+  // safe: a move that went through after all is refused as stale, never played twice.)
+  function socketMoves(htmx) {
+    var pending = null;  // {form, submitter, ref, version, acted, timer}
+    var viaHttp = null;  // the form htmx posts next (the fallback)
+    var sent = 0;
+    function isMoveForm(form) {
+      return form.tagName === "FORM" && !!form.closest("#live") &&
+        /\/matches\/\d+\/act\/$/.test(form.getAttribute("action") || "");
+    }
+    function finish() {
+      var p = pending;
+      pending = null;
+      if (p) {
+        clearTimeout(p.timer);
+        p.form.classList.remove("is-sending");
+      }
+      return p;
+    }
+    function overHttp() {
+      var p = finish();
+      if (!p || !document.body.contains(p.form)) return;  // the page moved on meanwhile
+      viaHttp = p.form;
+      if (p.submitter && p.form.contains(p.submitter)) p.form.requestSubmit(p.submitter);
+      else p.form.requestSubmit();
+    }
+    function refresh() {  // moved, but its live part did not come: fetch it
+      finish();
+      var poll = document.getElementById("live-poll");
+      if (poll) htmx.trigger(poll, "refresh");
+    }
+    document.addEventListener("submit", function (ev) {
+      var form = ev.target;
+      if (!isMoveForm(form)) return;
+      if (viaHttp === form) {  // the fallback: htmx posts it
+        viaHttp = null;
+        return;
+      }
+      if (pending) {  // one move at a time; its answer brings the new position
+        ev.preventDefault();
+        ev.stopImmediatePropagation();
+        return;
+      }
+      var fields = {};
+      var data = ev.submitter ? new FormData(form, ev.submitter) : new FormData(form);
+      data.forEach(function (value, key) {
+        if (key !== "csrfmiddlewaretoken" && typeof value === "string") fields[key] = value;
+      });
+      var version = Number(fields.version);
+      var ref = "m" + (++sent);
+      if (!Number.isInteger(version) || !window.spieltischLive ||
+          !window.spieltischLive.send({type: "act", form: fields, version: version, ref: ref})) return;
+      ev.preventDefault();
+      ev.stopImmediatePropagation();  // (htmx's own listener is on the form: it does not post)
+      pending = {form: form, submitter: ev.submitter, ref: ref, version: version, acted: false,
+                 timer: setTimeout(overHttp, 5000)};
+      form.classList.add("is-sending");
+    }, true);
+    document.addEventListener("live:reply", function (ev) {
+      var reply = ev.detail;
+      if (!pending || reply.ref !== pending.ref) return;
+      if (reply.type === "refused") { overHttp(); return; }
+      pending.acted = true;
+      var live = document.getElementById("live");
+      if (live && Number(live.dataset.version) >= Number(reply.version)) { finish(); return; }
+      clearTimeout(pending.timer);
+      pending.timer = setTimeout(refresh, 3000);
+    });
+    document.addEventListener("live:closed", function () {
+      if (pending) (pending.acted ? refresh : overHttp)();
+    });
+    document.addEventListener("live:part", function (ev) {
+      var frame = ev.detail;
+      var live = document.getElementById("live");
+      if (!live || !(Number(frame.version) > Number(live.dataset.version))) return;
+      // an HTTP move under way: its answer brings the new position (and its message)
+      if (document.querySelector("#live form.htmx-request")) return;
+      var mine = pending && Number(frame.version) > pending.version ? pending : null;
+      var token = document.querySelector("input[name=csrfmiddlewaretoken]");
+      anchor = pickAnchor(mine ? mine.form : null);
+      htmx.swap(live, frame.html, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0},
+                {eventInfo: {target: live, socketPart: true}});
+      var now = document.getElementById("live");
+      if (now && token) {  // the forms post with the token this page has
+        now.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.value = token.value; });
+      }
+      if (mine) {
+        finish();
+        focusResult();
       }
     });
   }
