@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 # Messages whose handlers use no database connection of the consumer's sync thread: frames
 # are pre-rendered text, and socket moves run on their own threads and connections
 # (socketmoves.py). Channels would tidy that thread's connections before each of them, a hop
-# to the thread per frame — 17 % of the socket server's CPU under load (py-spy, issue 15).
+# to the thread per frame — 17 % of the socket server's CPU under load (py-spy).
 NO_DATABASE = frozenset({"match.frame", "websocket.receive", "access.ended"})
 
 
