@@ -292,8 +292,9 @@ def test_a_bot_handing_back_the_turn_while_present_sends_nothing(mail, make_user
     # (the bot's move's follow-up is the worker's on the real services)
     wait_for(lambda: attention.open_turns([r.notification for r in _turn_rows(anna).select_related("notification")]),
              timeout=60)  # the turn the bot handed back is open
-    # (how many turn rows exist depends on who began; the sweeps need only that no follow-up is
-    wait_workers_idle()  # still on its way)  # no follow-up still on its way when the sweeps run
+    # How many turn rows exist by now depends on who began; the sweeps need only that no
+    # follow-up is still on its way.
+    wait_workers_idle()
     _sweep(20)
     _sweep(60)
     assert set(_turn_rows(anna).values_list("status", flat=True)) == {"skipped"}
