@@ -194,7 +194,7 @@ def pay_options(state, s, only_card=None) -> list:
     singles = [{"type": "pay", "card": i} for i, _ in R.candidates(state, s, cost, only=only_card) if i not in skip]
     if only_card is not None or len(singles) < 2:
         return singles
-    best, _ = P.cheapest(state, s, cost, list(res["picked"]), [a["card"] for a in singles])
+    best, _ = P.cheapest(state, s, cost, list(res["picked"]), [a["card"] for a in singles], P.LIST_SEARCH, greedy=True)
     if best is None:
         return singles
     if len(best) == 1:  # one card covers it: that card's own action comes first

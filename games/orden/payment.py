@@ -9,6 +9,7 @@ from itertools import combinations
 from games.orden import rules as R
 
 MAX_PAY_SEARCH = 20000  # subsets tried for the cheapest payment; beyond, a greedy fallback
+LIST_SEARCH = 1500  # the same for the payment prompt's first choice, listed with every legal_actions
 
 
 def card_key(state, seat, iid, zone):
@@ -35,10 +36,12 @@ def _amounts(state, seat, cost, picked, zones, ids):
     return {i: most(i) for i in ids}, sum(req.values()) - sum(most(i) for i in picked)
 
 
-def cheapest(state, seat, cost, picked, ids):
+def cheapest(state, seat, cost, picked, ids, limit=MAX_PAY_SEARCH, greedy=False):
     """(the cheapest set of ``ids`` that covers ``cost`` with ``picked``, cheapest card first; the
     cards' keys). The set: fewest cards, then fewest from the Auslage, then the least delivered in all
-    (keep the strong cards), then the lowest ids; None when the search gives up (too many sets)."""
+    (keep the strong cards), then the lowest ids. When more than ``limit`` sets would be tried: None,
+    or with ``greedy`` the cheapest cards in turn until they cover it (a covering set, maybe not the
+    cheapest: a whole Auslage of candidates would otherwise cost seconds per listing)."""
     zones = dict(R.zone_cards(state, seat, cost.zone))
     cands = sorted((card_key(state, seat, i, zones.get(i, "hand")), i) for i in ids)
     ids = [i for _, i in cands]
@@ -65,7 +68,7 @@ def cheapest(state, seat, cost, picked, ids):
             if sum(amount[i] for i in combo) < need:
                 continue
             tried += 1
-            if tried > MAX_PAY_SEARCH:
+            if tried > limit:
                 break
             if covers(combo):
                 k = (sum(key[i][0] for i in combo), sum(key[i][1] for i in combo), sorted(combo))
@@ -73,6 +76,12 @@ def cheapest(state, seat, cost, picked, ids):
                     best = (k, combo)
         if best is not None:
             return sorted(best[1], key=lambda i: key[i]), key
-        if tried > MAX_PAY_SEARCH:
+        if tried > limit:
             break
+    if greedy:
+        combo = []
+        for i in ids:
+            combo.append(i)
+            if covers(combo):
+                return combo, key
     return None, key

@@ -37,11 +37,20 @@ def test_a_match_of_n_players_through_the_api_to_the_end(make_user, n):
         assert r.status_code == 200, r.content
     match_id = host.get(f"/api/invitations/{inv['id']}/").json()["match"]
     assert match_id
+    # the last seat leaves orders: they answer its windows and payments for it at any table size
+    orders = [{"kind": "reactions", "policy": "never"}, {"kind": "payment", "policy": "auto"}]
+    r = clients[users[-1].username].put(f"/api/matches/{match_id}/orders/", {"orders": orders}, format="json")
+    assert r.status_code == 200 and r.json() == {"orders": orders}, r.content
+    last_seat = next(s["seat"] for s in host.get(f"/api/matches/{match_id}/").json()["seats"]
+                     if s["user"]["username"] == users[-1].username)
+    asked_last = 0
     kinds = set()
     for _ in range(3000):
         m = host.get(f"/api/matches/{match_id}/").json()
         if m["status"] == "finished":
             break
+        if m["view"]["phase"] == "react":
+            asked_last += m["to_move"][0] == last_seat  # never: its orders answered at once
         mover = next(s["user"]["username"] for s in m["seats"] if s["seat"] == m["to_move"][0])
         c = clients[mover]
         legal = c.get(f"/api/matches/{match_id}/legal-actions/").json()
@@ -54,6 +63,7 @@ def test_a_match_of_n_players_through_the_api_to_the_end(make_user, n):
     assert sorted(p["place"] for p in m["outcome"]["placements"]) == list(range(1, n + 1))
     assert m["view"]["round"] >= 2
     assert {"play", "end_turn"} <= kinds
+    assert asked_last == 0
 
 
 def test_seven_players_are_refused_with_a_clear_message(make_user):
