@@ -67,7 +67,7 @@ class InvitationForm(SeatChoicesMixin, forms.Form):
     invitees = forms.CharField(label=_("Invited players"), required=False,
                                help_text=_("User names, separated by commas. They are told (by their notification "
                                            "settings); with “private” only they may join."))
-    bots = forms.IntegerField(label=_("Bot opponents"), min_value=0, max_value=3, initial=0, required=False)
+    bots = forms.IntegerField(label=_("Bot opponents"), min_value=0, max_value=5, initial=0, required=False)
     comment = forms.CharField(label=_("Comment"), max_length=200, required=False, validators=[one_line],
                               help_text=_("At most 200 characters."))
     substitute_hours = forms.IntegerField(

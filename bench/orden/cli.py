@@ -7,6 +7,9 @@
                                           common seeds; a trial reaction policy (--policy); how a deck
                                           climbs (--climb)
     bench/run.py orden stalls [...]       the games past a round limit, seat by seat
+    bench/run.py orden tables play N|sum FILE
+                                          table games for N players, one JSON line per game (a long
+                                          run on a busy machine can be summarised at any point)
     bench/run.py orden fingerprint record|check FILE
                                           games, actions and state hashes before a refactoring; exit 1
                                           on any difference after it
@@ -23,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-JOBS = {"report": "bench.orden.harness", "compare": "bench.orden.compare", "stalls": "bench.orden.stalls",
+JOBS = {"report": "bench.orden.harness", "compare": "bench.orden.compare", "stalls": "bench.orden.stalls", "tables": "bench.orden.tables",
         "fingerprint": "bench.orden.fingerprint"}
 
 

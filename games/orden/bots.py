@@ -206,8 +206,10 @@ def _choice_value(state, s, no, ev, verb=None, src=None) -> float:
 
 
 def _pay(state, s, acts, ev):
-    """Pay with the cheapest helpful card: hand before Auslage, low value first."""
+    """Pay with the cheapest helpful card: hand before Auslage, low value first (card by card: the
+    listed cheapest set, ``{"type": "pay", "cards": [...]}``, is the person's one-click choice)."""
     p = state["p"][s]
+    acts = [a for a in acts if "card" in a]
     return min(acts, key=lambda a: (ev.value(a["card"]) * (1.3 if a["card"] in p["auslage"] else 0.5), a["card"]))
 
 

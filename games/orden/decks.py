@@ -2,6 +2,7 @@
 base-set card counts. Pure; a deck is ``{"pfad": [no, ...top to bottom], "cards": [no, ...]}``."""
 from __future__ import annotations
 
+from games.orden import house
 from games.orden.catalog import cardset
 from games.orden.schema import OPTIONAL_RANKS, RANKS
 
@@ -21,6 +22,7 @@ MIN_CARDS = 7
 # and again after a Belagerung, for a path whose Schmied and Das Fundament read a BURG
 # (docs/games/orden.md). Which castle to take is the choice.
 ONE_PER_DECK = {"BURG": 9}
+ONE_PER_DECK_RULE = {"BURG": "one_burg"}  # the house rule (games/orden/house.py) a refusal quotes
 
 
 def one_per_deck(v=CURRENT) -> tuple:
@@ -257,14 +259,17 @@ def validate(deck: dict, v=CURRENT) -> dict:
         if cards.count(no) > cs[no].count:
             c = cs[no]
             en, de = ("once", "einmal") if c.count == 1 else (f"{c.count} times", f"{c.count}-mal")
-            raise DeckError(f"“{c.name.en}” may be in a deck at most {en}.", f"„{c.name.de}“ darf höchstens {de} im Deck sein.")
+            q_en, q_de = house.quote("copies")
+            raise DeckError(f"“{c.name.en}” may be in a deck at most {en}. {q_en}",
+                            f"„{c.name.de}“ darf höchstens {de} im Deck sein. {q_de}")
     for t in one_per_deck(v):
         held = of_type(cards, t)
         if len(held) > 1:
             names_en = ", ".join(f"“{c.name.en}”" for c in held)
             names_de = ", ".join(f"„{c.name.de}“" for c in held)
-            raise DeckError(f"A deck may hold at most one {t} card ({names_en}).",
-                            f"Ein Deck darf höchstens eine {t}-Karte enthalten ({names_de}).")
+            q_en, q_de = house.quote(ONE_PER_DECK_RULE[t])
+            raise DeckError(f"A deck may hold at most one {t} card ({names_en}). {q_en}",
+                            f"Ein Deck darf höchstens eine {t}-Karte enthalten ({names_de}). {q_de}")
     return {"pfad": list(pfad), "cards": sorted(cards)}
 
 

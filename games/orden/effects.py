@@ -418,9 +418,9 @@ def next_turn(ctx):
             if st["rounds_left"] == 0:
                 finish(ctx)
                 return
-        if st.get("v", 1) >= 22 and standstill(st):  # nobody can ever ascend again: the ranks decide
+        if st.get("v", 1) >= 22 and standstill(st):  # no ascent or descent can change a place: the ranks decide
             ctx.ev(type="standstill")
-            finish(ctx)
+            finish(ctx, "standstill")
             return
     turn_start(ctx)
 
@@ -520,9 +520,12 @@ def final_placements(ctx) -> list[dict]:
     return sorted(placements, key=lambda x: x["seat"])
 
 
-def finish(ctx):
+def finish(ctx, why=None):
+    """``why``: "standstill" is kept in the result (``result["end"]``), so the table can say why."""
     st = ctx.st
     st["result"] = {"placements": final_placements(ctx)}
+    if why:
+        st["result"]["end"] = why
     st["phase"] = "over"
     st["pend"] = None
     st["res"] = None

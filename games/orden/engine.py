@@ -83,7 +83,7 @@ assert decks.CURRENT == E.V == int(ENGINE_VERSION)  # one version for the rules,
 HAND_START = 7
 
 META = GameMeta(
-    slug="orden", name_en="The Order", name_de="Der Orden", min_players=2, max_players=4,
+    slug="orden", name_en="The Order", name_de="Der Orden", min_players=2, max_players=6,
     engine_version=ENGINE_VERSION,
     options=(
         Option("rounds", "int", 0, "Fixed number of rounds (0 = off)", "Feste Rundenzahl (0 = aus)",
@@ -275,7 +275,8 @@ class OrdenEngine:
         E.start_rule(ctx, s, iid, a["ability"], "reaktion")
 
     def _do_pay(self, ctx, s, a):
-        ctx.st["res"]["picked"].append(a["card"])
+        # one card, or the cheapest covering set at once (legal.pay_options lists it first)
+        ctx.st["res"]["picked"].extend(a["cards"] if "cards" in a else [a["card"]])
         E.step_rule(ctx)
 
     def _do_choose(self, ctx, s, a):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.orden import payment as P
 from games.orden import rules as R
 
 
@@ -184,10 +185,21 @@ def reactions(state, s, only_card=None) -> list:
 
 
 def pay_options(state, s, only_card=None) -> list:
+    """One helpful card per action; first, while nothing narrows the listing to one card, the
+    cheapest covering set at once (``{"type": "pay", "cards": [...]}``, payment.cheapest), so a
+    payment takes one click and the single cards stay there to choose otherwise."""
     res = state["res"]
     cost = choice_cost(R.rule_card(state, res).abilities[res["ability"]])
     skip = set(res["picked"]) | {res["card"]}
-    return [{"type": "pay", "card": i} for i, _ in R.candidates(state, s, cost, only=only_card) if i not in skip]
+    singles = [{"type": "pay", "card": i} for i, _ in R.candidates(state, s, cost, only=only_card) if i not in skip]
+    if only_card is not None or len(singles) < 2:
+        return singles
+    best, _ = P.cheapest(state, s, cost, list(res["picked"]), [a["card"] for a in singles], P.LIST_SEARCH, greedy=True)
+    if best is None:
+        return singles
+    if len(best) == 1:  # one card covers it: that card's own action comes first
+        return sorted(singles, key=lambda a: a["card"] != best[0])
+    return [{"type": "pay", "cards": sorted(best)}] + singles
 
 
 def choose_options(state, s) -> list:

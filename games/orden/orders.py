@@ -11,17 +11,15 @@ orders live outside the state, so views cannot show them. Pure and deterministic
 """
 from __future__ import annotations
 
-from itertools import combinations
-
 from games.base import BadOptions, OrderKind
 from games.orden import effects as E
+from games.orden import payment as P
 from games.orden import rules as R
 from games.orden.legal import choice_cost, legal
 from games.orden.schema import RANKS
 
 MIN_RANKS = tuple(r for r in RANKS if r != "0")
 POLICIES = ("ask", "never", "prevent_ascents")
-MAX_PAY_SEARCH = 20000  # subsets tried for the cheapest payment; beyond, a greedy fallback
 
 KINDS = (
     OrderKind(
@@ -151,77 +149,19 @@ def prevention(state, seat, min_value):
     return min(prevents, key=lambda a: _price(state, a)) if prevents else None
 
 
-def _card_key(state, seat, iid, zone):
-    """A card's worth to keep: Auslage cards (in play) before hand cards, then by what they
-    deliver in all, then the instance id (deterministic)."""
-    opts = R.deliveries(state, seat, R.card(state, iid), zone)
-    return (1 if zone == "auslage" else 0, max((sum(o.values()) for o in opts), default=0), iid)
-
-
-def _amounts(state, seat, cost, picked, zones, ids):
-    """An upper bound of what each candidate adds to the cost (1 per card for a card cost, its
-    largest delivery counting every property that may help) and what is still owed: sets that
-    cannot reach it are not tried."""
-    if cost.what == "cards":
-        return {i: 1 for i in ids}, cost.count - len(picked)
-    req = dict(cost.props)
-    mult = R.multipliers(state, seat)
-
-    def most(i):
-        zone = zones.get(i, "hand")
-        opts = R.deliveries(state, seat, R.card(state, i), zone, mult if zone == "auslage" else None)
-        return max((sum(n for p, n in o.items() if p in req or (p == "?" and p != "S") or ("?" in req and p != "S"))
-                    for o in opts), default=0)
-    return {i: most(i) for i in ids}, sum(req.values()) - sum(most(i) for i in picked)
-
-
 def payment_pick(state, seat):
-    """The next card of the cheapest set that, with the cards already picked, covers the cost:
-    fewest cards, then fewest from the Auslage, then the least delivered in all (keep the
-    strong cards), then the lowest ids. None if no pick is legal (cannot happen while paying)."""
-    acts = legal(state, seat)
+    """The next card of the cheapest set that, with the cards already picked, covers the cost
+    (``payment.cheapest``: fewest cards, then fewest from the Auslage, then the least delivered in
+    all, then the lowest ids). None if no pick is legal (cannot happen while paying)."""
+    acts = [a for a in legal(state, seat) if "card" in a]
     if not acts:
         return None
     res = state["res"]
     cost = choice_cost(R.rule_card(state, res).abilities[res["ability"]])
-    picked = list(res["picked"])
-    zones = dict(R.zone_cards(state, seat, cost.zone))
-    cands = sorted((_card_key(state, seat, a["card"], zones.get(a["card"], "hand")), a["card"]) for a in acts)
-    ids = [i for _, i in cands]
-    key = {i: k for k, i in cands}
-    amount, need = _amounts(state, seat, cost, picked, zones, ids)
-    if cost.what == "cards":  # candidates already match the selector: any enough of them cover it
-        def covers(combo):
-            return len(picked) + len(combo) >= cost.count
-    else:  # R.can_pay's test, with each card's deliveries looked up once, not per set
-        mult = R.multipliers(state, seat)
-        req = dict(cost.props)
-        opts = {i: R.deliveries(state, seat, R.card(state, i), zones.get(i, "hand"), mult) for i in ids + picked}
-        fixed = [opts[i] for i in picked]
-
-        def covers(combo):
-            return R.covers(fixed + [opts[i] for i in combo], req)
-    most = sorted(amount.values(), reverse=True)
-    tried = 0
-    for size in range(1, len(ids) + 1):
-        if sum(most[:size]) < need:
-            continue  # even the strongest cards of this many cannot cover it
-        best = None
-        for combo in combinations(ids, size):  # ids sorted cheapest first: the first hit of a size wins ties
-            if sum(amount[i] for i in combo) < need:
-                continue
-            tried += 1
-            if tried > MAX_PAY_SEARCH:
-                break
-            if covers(combo):
-                k = (sum(key[i][0] for i in combo), sum(key[i][1] for i in combo), sorted(combo))
-                if best is None or k < best[0]:
-                    best = (k, combo)
-        if best is not None:
-            return {"type": "pay", "card": min(best[1], key=lambda i: key[i])}
-        if tried > MAX_PAY_SEARCH:
-            break
-    return {"type": "pay", "card": ids[0]}  # too many to search: the cheapest helpful card
+    best, key = P.cheapest(state, seat, cost, list(res["picked"]), [a["card"] for a in acts])
+    if best is not None:
+        return {"type": "pay", "card": best[0]}
+    return {"type": "pay", "card": min(key, key=lambda i: key[i])}  # too many to search: the cheapest helpful card
 
 
 # -- "queue a move" (the platform's premoves) ----------------------------------------------------

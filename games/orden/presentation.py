@@ -30,7 +30,7 @@ T = {
            "pay_with": "Bezahlen mit", "discard_card": "Ablegen", "choose_card": "Wählen",
            "react_help": "Eine Reaktion kann die Aktion verhindern; dann geschieht nichts davon, sie zählt aber zum Aktionslimit.",
            "pay_for": "Bezahlen für", "owed": "Verlangt", "chosen": "Schon gewählt", "none": "noch nichts",
-           "pay_help": "Klicke Karten an, bis die Kosten gedeckt sind; bezahlt wird erst danach.",
+           "pay_help": "Der erste Knopf bezahlt mit einem Klick mit den billigsten passenden Karten; oder klicke Karten einzeln an, bis die Kosten gedeckt sind.",
            "choose_help": "Die gewählte Karte wird allen gezeigt.",
            "end_turn_help": "Danach ziehst oder legst du ab, bis du dein Handlimit hältst.",
            "rules": "Regeln", "your_move": "Dein Zug",
@@ -42,7 +42,14 @@ T = {
            "why_decide": "Erst die offene Entscheidung oben treffen.", "why_end_turn": "Erst die offene Entscheidung oben treffen.",
            "why_no_actions": "Keine Aktion mehr in diesem Zug.",
            "why_not_usable": "Jetzt nicht nutzbar (Bedingung, Kosten oder schon genutzt).",
-           "why_window": "Warte auf eine Reaktion auf {card}."},
+           "why_window": "Warte auf eine Reaktion auf {card}.",
+           "standstill_end": "Stillstand: Niemand konnte mehr aufsteigen, und niemand konnte noch jemanden absteigen "
+                             "lassen – kein Platz konnte sich mehr ändern. Darum endet das Spiel hier, und die "
+                             "erreichten Ränge entscheiden (wie nach einer festen Rundenzahl). Das ist eine Regel "
+                             "dieser Seite; das gedruckte Regelheft kennt sie nicht, dort liefe so ein Spiel endlos.",
+           "house_rules": "Wo diese Seite vom gedruckten Regelheft abweicht",
+           "pay_cheapest": "Bezahlen mit", "pay_cheapest_note": "die billigsten passenden Karten",
+           "pay_or": "oder selbst wählen, Karte für Karte:"},
     "en": {"you": "you", "player": "Player", "rank": "Rank", "no_rank": "no rank", "pfad": "Path",
            "auslage": "Display", "ablage": "Discard pile", "aussen": "Outside world", "deck": "Draw pile",
            "hand": "Hand", "my_hand": "My hand", "limits": "Limits", "play": "Plays",
@@ -62,7 +69,7 @@ T = {
            "pay_with": "Pay with", "discard_card": "Discard", "choose_card": "Choose",
            "react_help": "A reaction may prevent the action: then nothing of it happens, but it still counts against the action limit.",
            "pay_for": "Paying for", "owed": "Asked for", "chosen": "Chosen so far", "none": "nothing yet",
-           "pay_help": "Click cards until the cost is covered; the payment happens after that.",
+           "pay_help": "The first button pays in one click with the cheapest covering cards; or click cards one by one until the cost is covered.",
            "choose_help": "The chosen card is shown to everyone.",
            "end_turn_help": "Then you draw or discard until you hold your hand limit.",
            "rules": "Rules", "your_move": "Your move",
@@ -74,7 +81,14 @@ T = {
            "why_decide": "First make the open decision above.", "why_end_turn": "First make the open decision above.",
            "why_no_actions": "No actions left this turn.",
            "why_not_usable": "Not usable now (a condition, its cost or used already).",
-           "why_window": "Waiting for a reaction to {card}."},
+           "why_window": "Waiting for a reaction to {card}.",
+           "standstill_end": "Standstill: nobody could ascend any more, and nobody could still make anyone descend – "
+                             "no place could change. So the game ends here and the ranks reached decide (as after a "
+                             "fixed number of rounds). This is a rule of this site; the printed rules do not have it, "
+                             "and there such a game would never end.",
+           "house_rules": "Where this site differs from the printed rules",
+           "pay_cheapest": "Pay with", "pay_cheapest_note": "the cheapest covering cards",
+           "pay_or": "or choose yourself, card by card:"},
 }
 WAPPEN_COLOURS = {"orden": "#6b6b6b", "schwert": "#b22222", "hammer": "#8b5a2b", "buch": "#1f4e9c",
                   "meisterschaft": "#7d3c98", "burgherren": "#2e7d32", "grossmeister": "#c9a227",
@@ -133,6 +147,13 @@ def _short_rule(a, lang) -> str:
         trigger = head[head.index("(") + 1:-1]
         return f"{trigger[:1].upper()}{trigger[1:]}: {rest}"
     return rest
+
+
+# Wählen: a card in the Ablage and in the Nachziehstapel is one choice — either way it comes to the same
+# place, and the pile keeps no other meaning for the rule — so the table asks no pile question: the Ablage's
+# copy is taken (nothing hidden is searched, no shuffle; the other copy stays to be drawn). The Auslage or
+# the hand is a different choice (a card in play or in hand is given up) and keeps its own button.
+PILES = ("ablage", "deck")
 
 
 def _button(action, label, detail="", short="", named="") -> dict:
@@ -198,11 +219,17 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
                         named=name))
         elif typ == "react":
             reacts.append(_button(a, f"{t['react_with']} {name}", _rule(no, a.get("ability", 0), lang)))
+        elif typ == "pay" and "cards" in a:  # the cheapest covering set: one click (listed first)
+            set_names = " + ".join(_name(nos[i], lang) for i in a["cards"] if i in nos)
+            payments.append({**_button(a, f"{t['pay_cheapest']} {set_names}", t["pay_cheapest_note"]), "set": True})
         elif typ == "pay":
             payments.append(_button(a, f"{t['pay_with']} {name}", delivery_line(R.C[no], lang) if no is not None else ""))
         elif typ == "discard":
             discards.append(_button(a, f"{t['discard_card']} {name}"))
         elif typ == "choose":
+            if a.get("zone") in PILES and any(b["type"] == "choose" and b["card"] == a["card"] and b.get("zone") in PILES
+                                             and PILES.index(b["zone"]) < PILES.index(a["zone"]) for b in legal):
+                continue  # the same card in the other pile: one button (same_choice)
             zone = {"deck": t["deck"], "ablage": t["ablage"], "auslage": t["auslage"], "hand": t["hand"]}.get(a.get("zone"))
             choose.append(_button(a, f"{t['choose_card']} {name}", f"{t['from']} {zone}" if zone else _extra(a, lang)))
         elif typ == "decline":
@@ -286,6 +313,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
     result = None
     if view.get("result"):
         result = sorted(view["result"]["placements"], key=lambda p: p["place"])
+    end_why = t["standstill_end"] if (view.get("result") or {}).get("end") == "standstill" else ""
     rank_word = t["rank"]
     summaries = [s["rank_label"] if s["rank"] == "0" else f"{rank_word} {s['rank_label']}" for s in seats]
     details = [[s["rank_name"], f"{t['hand']}: {s['hand_size']}", f"{t['deck']}: {s['deck_size']}",
@@ -298,7 +326,7 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
         "t": t, "lang": lang, "round": view["round"], "rounds_left": view["rounds_left"], "phase": view["phase"],
         "seats": seats, "me": me, "pending": pending, "general": general, "choose": choose, "decline": decline,
         "reacts": reacts, "orders": _order_controls(t, pending, paying), "payments": payments, "discards": discards, "paying": paying,
-        "prompt": prompt, "finished": view["phase"] == "over", "result": result, "left": left,
+        "prompt": prompt, "finished": view["phase"] == "over", "result": result, "end_why": end_why, "left": left,
         "turn": view["turn"], "my_turn": seat in movers, "mover": min(movers) if movers else None,
         "limits": limits, "end_turn_off": _end_turn_off(t, view, seat, movers, lang)
         if me is not None and view["phase"] != "over" and not general else "",

@@ -10,13 +10,11 @@ from functools import lru_cache
 from itertools import product
 
 from games.orden.catalog import cardset
-from games.orden.schema import PLAIN, RANKS
+from games.orden.schema import FLOORS, PLAIN, RANKS
 
 C = cardset().cards
 CS_BY_NAME = cardset().by_name
 BASE_LIMITS = {"play": 1, "actions": 1, "hand": 7}
-# lowered limits (HANDLIMIT-1, an opponent's opp_limit) never go below these
-FLOORS = {"play": 1, "actions": 1, "hand": 4}
 GATE = {no: (RANKS[c.rank_gate] if c.rank_gate else -1.0) for no, c in C.items()}
 # per card number, precomputed once: which kinds of rules it has (the engine's hot loops
 # look only at cards that can matter) and its unconditional delivery options

@@ -37,6 +37,10 @@ class CardError(ValueError):
     pass
 
 
+# A lowered limit (HANDLIMIT-1, an opponent's opp_limit) never goes below its floor; the
+# printed text of every lowering names it („… (aber mindestens 1)“), so the card says it.
+FLOORS = {"play": 1, "actions": 1, "hand": 4}
+
 @dataclass(frozen=True)
 class Text:
     de: str

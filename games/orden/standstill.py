@@ -1,4 +1,4 @@
-"""Stillstand: the game ends when no player can ever ascend again (data version 22 on).
+"""Stillstand: the game ends when no ascent and no descent can change a place any more (data version 22 on).
 
 The seed ends a game only when a RANG X comes on top (or, as an option, after a fixed number of
 rounds). Cards leave the game for good (Gnade, the Großmeister's prevention, Einspruch remove what
@@ -84,6 +84,40 @@ def may_ascend(state, s) -> bool:
     return False
 
 
+def _can_descend(state, o) -> bool:
+    """Seat ``o`` has ascended at least once (effects.descend: nothing to descend to before)."""
+    pf = state["p"][o]["pfad"]
+    ci = state["ci"]
+    return R.C[ci[pf[-1]]].rank_value < R.C[ci[pf[0]]].rank_value
+
+
+def may_descend(state, s) -> bool:
+    """Seat ``s`` may still make a player descend (Verleumdung: „Jeder Mitspieler mit höherem Rang als
+    Du steigt ab“), which changes a place: a card it may still hold, or its Pfad's top, with a
+    descending rule whose rank gate it holds (no ascents: its rank can only fall) and a target that
+    can descend. Conditions that may change and the costs are ignored (an upper bound, as above)."""
+    p, ci = state["p"][s], state["ci"]
+    here = R.rank(state, s)
+    for c in [R.C[ci[p["pfad"][0]]]] + _reachable(p, ci):
+        if not R.gate_ok(c, here):
+            continue
+        for a in c.abilities:
+            for v in a.verbs:
+                if v.kind != "descend":
+                    continue
+                if v.who == "you":
+                    targets = [s]
+                else:
+                    targets = [o for o in range(state["n"]) if o != s
+                               and (v.who != "higher_opponents" or R.rank(state, o) > here)]
+                if any(_can_descend(state, o) for o in targets):
+                    return True
+    return False
+
+
 def standstill(state) -> bool:
-    """No player can ever ascend again: the game cannot reach RANG X."""
-    return not any(may_ascend(state, s) for s in range(state["n"]))
+    """No ascent and no descent can change any place any more: nobody can ever ascend again (the
+    game cannot reach RANG X), and nobody can still make a player descend (a descent could open an
+    ascent again and changes the places by itself)."""
+    seats = range(state["n"])
+    return not any(may_ascend(state, s) for s in seats) and not any(may_descend(state, s) for s in seats)

@@ -2,7 +2,7 @@
 printed text and the behaviour cannot drift apart."""
 from __future__ import annotations
 
-from games.orden.schema import Card
+from games.orden.schema import FLOORS, Card
 
 PROP_NAMES = {
     "de": {"T": "Treue", "K": "Kampfkraft", "V": "Vermögen", "W": "Wissen", "E": "Erleuchtung",
@@ -83,9 +83,9 @@ def selector(sel, lang, count=1) -> str:
                      else f"delivering {sel.delivers}")
     noun = ("eine Karte" if count == 1 else f"{count} Karten") if de else ("a card" if count == 1 else f"{count} cards")
     if not parts:
-        return noun if de else noun
-    return f"{noun}, {' und '.join(parts)}," if de and count > 1 else (
-        f"{noun}, {' und '.join(parts)}" if de else f"{noun} {' and '.join(parts)}")
+        return noun
+    # German: the relative clause is closed by a comma, since the verb always follows
+    return f"{noun}, {' und '.join(parts)}," if de else f"{noun} {' and '.join(parts)}"
 
 
 def condition(c, lang) -> str:
@@ -160,8 +160,6 @@ def verb(v, lang, ability=None) -> str:
                 zones = " aus " + " oder ".join(("Deinem " if z == "deck" else "Deiner ") + SEARCH["de"][z] for z in v.zones)
             else:
                 zones = " from your " + " or ".join(SEARCH["en"][z] for z in v.zones)
-            if de and (v.select.delivers or v.select.wappen):
-                zones = "," + zones
         pron = {"MENTOR": "ihn", "MYSTERIUM": "es"}.get(v.select.type, "sie") if v.n == 1 else "sie"
         to = {"hand": (f"und nimm {pron} auf die Hand", "and take it into your hand"),
               "play": (f"und spiele {pron} aus", "and play it"),
@@ -192,6 +190,11 @@ TARGET = {"each_opponent": ("Jeder Mitspieler", "Each opponent"),
           "actor": ("Dieser Mitspieler", "That opponent")}
 
 
+def floor(limit, lang) -> str:
+    """The floor a lowered limit keeps (schema.FLOORS), as printed after the lowering."""
+    return f" (aber mindestens {FLOORS[limit]})" if lang == "de" else f" (but at least {FLOORS[limit]})"
+
+
 def force_discard(v, lang) -> str:
     de = lang == "de"
     who = TARGET[v.who][0 if de else 1]
@@ -205,8 +208,8 @@ def force_discard(v, lang) -> str:
             ("eine Karte" if v.n == 1 else f"{v.n} Karten") if de else ("a card" if v.n == 1 else f"{v.n} cards"))
         what = (f"{sel} aus seiner Auslage (zufällig gewählt)" if de else f"{sel} from their display (picked at random)")
     if v.src == "hand" and v.select:
-        sel = selector(v.select, lang, v.n)
-        what += (f" ({sel})" if de else f" ({sel})")
+        sel = selector(v.select, lang, v.n).rstrip(",")
+        what += f" ({sel})"
     return f"{who} legt {what} ab" if de else f"{who} discards {what}"
 
 
@@ -218,8 +221,11 @@ def _join(parts, lang):
     """First part as is; later imperatives lower-cased, German joined with „und“."""
     out = parts[:1]
     for prev, p in zip(parts, parts[1:]):
-        if prev.split(" ", 1)[0] not in _IMPERATIVES:  # "Jeder Mitspieler legt … ab. Ziehe 1 Karte."
+        # "Jeder Mitspieler legt … ab. Ziehe 1 Karte."; "Wähle … und nimm sie auf die Hand. Ziehe 1 Karte."
+        if prev.split(" ", 1)[0] not in _IMPERATIVES or (" und " if lang == "de" else " and ") in prev:
             out.append(". " + p)
+        elif lang != "de" and p.startswith("You "):  # "Draw 1 card and you may take …"
+            out.append(" and " + p[0].lower() + p[1:])
         else:
             out.append((" und " if lang == "de" else " and ")
                        + (p[0].lower() + p[1:] if p.split(" ", 1)[0] in _IMPERATIVES else p))
@@ -240,21 +246,28 @@ def ability(a, lang) -> str:
         bits = []
         for st in a.statics:
             if st.kind == "limit":
-                bits.append(f"{LIMIT[st.limit][0 if de else 1]}{st.plus:+d}")
+                bits.append(f"{LIMIT[st.limit][0 if de else 1]}{st.plus:+d}" + (floor(st.limit, lang) if st.plus < 0 else ""))
             elif st.kind == "opp_limit":
                 lim = LIMIT[st.limit][0 if de else 1]
-                bits.append(f"Jeder Mitspieler hat {lim}-{st.plus}" if de else f"Each opponent has {lim}-{st.plus}")
+                bits.append((f"Jeder Mitspieler hat {lim}-{st.plus}" if de else f"Each opponent has {lim}-{st.plus}")
+                            + floor(st.limit, lang))
             elif st.kind == "ban":
                 sel = st.select
                 if sel.type and not (sel.name or sel.wappen or sel.delivers):
-                    bits.append(f"Mitspieler dürfen keine {sel.type} ausspielen" if de else f"Opponents may not play a {sel.type}")
+                    kein = {"MENTOR": "keinen", "BURG": "keine", "MYSTERIUM": "kein"}.get(sel.type, "keine")
+                    bits.append(f"Mitspieler dürfen {kein} {type_name(sel.type, lang)} ausspielen" if de
+                                else f"Opponents may not play a {type_name(sel.type, lang)}")
                 else:
                     what = selector(sel, lang)
                     bits.append(f"Mitspieler dürfen {what} nicht ausspielen" if de else f"Opponents may not play {what}")
             else:
                 f = ("doppelt" if st.factor == 2 else f"{st.factor}-fach") if de else ("double" if st.factor == 2 else f"{st.factor} times")
                 bits.append(f"Deine ausliegenden {st.prop} zählen {f}" if de else f"Your {st.prop} on display count {f}")
-        text = ", ".join(bits) + "."
+        # a limit is a token („HANDLIMIT+1, AUSSPIELEN+1“); a clause („Jeder Mitspieler hat …“) is a sentence
+        text = bits[0]
+        for st, prev, bit in zip(a.statics[1:], a.statics, bits[1:]):
+            text += (", " if st.kind == "limit" and prev.kind == "limit" else ". ") + bit
+        text += "."
         cond = conditions(a.conditions, lang)
         return f"{head}: {cond + ': ' if cond else ''}{text}"
     lead = conditions(a.conditions, lang)
@@ -325,7 +338,7 @@ def card_text(card: Card, lang: str = "de") -> list[str]:
     lines = []
     if card.kind == "rank":
         label = ("Kein Rang" if de else "No rank") if card.rank == "0" else f"{'RANG' if de else 'RANK'} {card.rank}"
-        lines.append(label + (f" ({'Pfad' if de else 'path'}: {WAPPEN_NAMES[card.path][0 if de else 1]})" if card.path else ""))
+        lines.append(label + (f" ({WAPPEN_NAMES[card.path][0 if de else 1]})" if card.path else ""))
         if card.rank == "X":
             lines.append("Liegt dieser Rang oben, ist das Spiel sofort beendet." if de
                          else "When this rank comes on top, the game ends at once.")

@@ -6,7 +6,7 @@ from web.oneline import one_line
 from frontend.forms import SeatChoicesMixin, choice_fields, option_fields
 from games import registry
 
-from .models import Official, Sanction, Tournament
+from .models import MAX_TABLE, Official, Sanction, Tournament
 
 # <input type=datetime-local> takes only ISO values, whatever the display language.
 ISO_LOCAL = "%Y-%m-%dT%H:%M"
@@ -25,7 +25,7 @@ class TournamentForm(forms.Form):
     scoring = forms.ChoiceField(label=_("Scoring"), choices=Tournament.Scoring.choices)
     tiebreakers = forms.ChoiceField(label=_("Tie-breakers"), choices=Tournament.Tiebreakers.choices)
     players_per_match = forms.TypedChoiceField(label=_("Players per match"), coerce=int, initial=2,
-                                               choices=[(2, "2"), (3, "3"), (4, "4")])
+                                               choices=[(n, str(n)) for n in range(2, MAX_TABLE + 1)])
     round_days = forms.IntegerField(label=_("Days per round"), min_value=1, max_value=60, initial=7)
     level = forms.ChoiceField(label=_("Level"), choices=Tournament.Level.choices,
                               help_text=_("Formal and premium: the organizer and judges may not play."))

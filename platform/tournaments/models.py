@@ -14,6 +14,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+# The most players a tournament table seats (Der Orden: 2 to 6; pods of 3 up to this many).
+MAX_TABLE = 6
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss")
@@ -60,7 +64,7 @@ class Tournament(models.Model):
     cut = models.PositiveSmallIntegerField(null=True, blank=True)  # custom structure / override
     scoring = models.CharField(max_length=16, choices=Scoring.choices, default=Scoring.EISERNER_THRON)
     tiebreakers = models.CharField(max_length=16, choices=Tiebreakers.choices, default=Tiebreakers.EISERNER_THRON)
-    players_per_match = models.PositiveSmallIntegerField(default=2)
+    players_per_match = models.PositiveSmallIntegerField(default=2)  # 2..MAX_TABLE, within the game's bounds
     round_days = models.PositiveSmallIntegerField(default=7)
     level = models.CharField(max_length=8, choices=Level.choices, default=Level.CASUAL)
     signup_deadline = models.DateTimeField(null=True, blank=True)

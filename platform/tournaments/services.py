@@ -25,7 +25,7 @@ from matches.models import Match, Seat
 
 from . import conf, logic, matchstop, notify, rounds
 from .errors import Conflict, Forbidden, Invalid, NotFound
-from .models import Entrant, Official, ResultCorrection, Round, Sanction, Table, Tournament
+from .models import MAX_TABLE, Entrant, Official, ResultCorrection, Round, Sanction, Table, Tournament
 from .roles import is_official, may_correct, may_disqualify
 
 FORMATS = {c.value for c in Tournament.Format}
@@ -80,8 +80,8 @@ def create_tournament(organizer, *, game: str, name: str, format: str = "swiss",
     if not isinstance(players_per_match, int) or not meta.min_players <= players_per_match <= meta.max_players:
         raise Invalid(_("%(game)s is played by %(min)s to %(max)s players per match.") % {
             "game": _game_name(meta), "min": meta.min_players, "max": meta.max_players})
-    if players_per_match > 4:
-        raise Invalid(_("Tournament tables seat at most 4 players."))
+    if players_per_match > MAX_TABLE:
+        raise Invalid(_("Tournament tables seat at most %(max)s players.") % {"max": MAX_TABLE})
     if format == "knockout" and players_per_match != 2:
         raise Invalid(_("A knockout is played two players per match."))
     if scoring is None:

@@ -134,6 +134,8 @@ class Scenario:
         zone, name = ref.split(":", 1) if ":" in ref else (None, ref)
         p = self.state["p"][seat]
         for a in self.legal(seat):
+            if "cards" in a:  # the cheapest covering set at once (legal.pay_options): not one named card
+                continue
             i = a["card"]
             z = "hand" if i in p["hand"] else "auslage"
             if self._names([i])[0] == name and zone in (None, z):
