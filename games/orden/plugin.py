@@ -109,6 +109,8 @@ class OrdenPlugin(Plugin):
         "res.stage": "the payment's stage: follows from the public rule being paid",
         "res.vi": "the verb of the rule being paid: public (the rule card is open)",
         "pend.step": "how far a pending rule has got: follows from the public log",
+        "pend.used[*]": "the cards that already reacted in this window (one reaction per card): each "
+                        "reaction is announced in the public log and its card then lies open",
         "t.oncefx[*][*]": "the once-per-turn effects used this turn: follow from the public log",
     }
 
