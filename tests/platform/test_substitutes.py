@@ -87,7 +87,8 @@ def test_a_substitute_takes_the_seat_and_the_log_and_ratings_stay_true(make_user
     assert "forfeit" not in placements[offer.seat] and not placements[offer.seat].get("resigned")
     wait_for(lambda: RatingChange.objects.filter(match=match).count() == 4)
     places = dict(RatingChange.objects.filter(match=match).values_list("user__username", "place"))
-    assert places["c"] == 4  # the leaver: behind every seat
+    # the leaver: behind every seat (placements may share a place: "4th" only without a tie)
+    assert places["c"] == max(p["place"] for p in placements.values()) + 1
     assert places["d"] == placements[offer.seat]["place"]  # the substitute: the seat's place
 
 
