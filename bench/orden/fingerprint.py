@@ -19,10 +19,8 @@ import json
 import sys
 from pathlib import Path
 
-from bench.orden.play import CAP_ROUNDS, PATHS
+from bench.orden.play import heuristic_game
 from games.orden.engine import ENGINE
-from games.orden.roster import BOTS
-from games.rng import Rng
 
 GAMES = ((4, 1, 20), (2, 101, 10), (3, 201, 10))  # players, first seed, games
 
@@ -31,17 +29,8 @@ def record_games() -> list:
     out = []
     for players, seed0, games in GAMES:
         for g in range(games):
-            seed = seed0 + g
-            decks = [f"starter:{PATHS[(g + i) % 3]}" for i in range(players)]
-            st = ENGINE.setup(players, {}, seed, [{"deck": d} for d in decks])
-            rng = Rng(seed * 7919 + 17)
-            acts = []
-            while st["result"] is None and st["round"] <= CAP_ROUNDS:
-                seat = ENGINE.to_move(st)[0]
-                action = BOTS["heuristic"](st, seat, rng)
-                acts.append([seat, action])
-                st = ENGINE.apply(st, seat, action).state
-            out.append({"seed": seed, "decks": decks, "actions": acts})
+            decks, acts = heuristic_game(players, seed0 + g, g)
+            out.append({"seed": seed0 + g, "decks": decks, "actions": acts})
     return out
 
 

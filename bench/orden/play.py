@@ -53,23 +53,26 @@ def new_stats(decisions=False):
     return st
 
 
+def heuristic_game(players, seed, g):
+    """One game of the heuristic bot on every seat, the starters rotating by ``g``:
+    (decks, [[seat, action], ...]) up to the end or the round cap."""
+    decks = [f"starter:{PATHS[(g + i) % 3]}" for i in range(players)]
+    st = ENGINE.setup(players, {}, seed, [{"deck": d} for d in decks])
+    rng = Rng(seed * 7919 + 17)
+    acts = []
+    while st["result"] is None and st["round"] <= CAP_ROUNDS:
+        seat = ENGINE.to_move(st)[0]
+        action = BOTS["heuristic"](st, seat, rng)
+        acts.append([seat, action])
+        st = ENGINE.apply(st, seat, action).state
+    return decks, acts
+
+
 def engine_time(games, reps, seed0=1, players=4):
     """Engine time per game without the bots: play ``games`` heuristic games (starters in
     rotation), then replay their actions (setup + every apply) ``reps`` times. The minimum over
     the replays is the figure least disturbed by other work on a shared machine."""
-    recorded = []
-    for g in range(games):
-        seed = seed0 + g
-        decks = [f"starter:{PATHS[(g + i) % 3]}" for i in range(players)]
-        st = ENGINE.setup(players, {}, seed, [{"deck": d} for d in decks])
-        rng = Rng(seed * 7919 + 17)
-        acts = []
-        while st["result"] is None and st["round"] <= CAP_ROUNDS:
-            seat = ENGINE.to_move(st)[0]
-            action = BOTS["heuristic"](st, seat, rng)
-            acts.append((seat, action))
-            st = ENGINE.apply(st, seat, action).state
-        recorded.append((seed, decks, acts))
+    recorded = [(seed0 + g, *heuristic_game(players, seed0 + g, g)) for g in range(games)]
     times = []
     for _ in range(reps):
         t0 = time.process_time()
