@@ -2,7 +2,7 @@
 """10,000 notifications mailed at once through Celery + Redis to a local SMTP server (aiosmtpd).
 
 They are reminders ("your time is running out"): the kind that never waits. A "your turn" now
-waits for the player's delay and presence (notifications/attention.py; bench/attention_sim.py),
+waits for the player's delay and presence (notifications/attention.py; bench/days/attention_sim.py),
 and goes out by the same send path when it falls due.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/spieltisch_bench REDIS_URL=redis://127.0.0.1:6379/13 \

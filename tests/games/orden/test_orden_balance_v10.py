@@ -10,7 +10,7 @@ cheap ascents want a MENTOR in the Auslage besides the W owned — a student nee
 - Student (45 → 48): a MENTOR and 3x W owned, then 2x T from the hand;
 - Lehrer (46 → 49): a MENTOR and 5x W owned, then 2x T + 2x W from the hand. Bibliothekarin Berta
   leaves at RANG V, so it is Magister Gregor (until RANG VII) who carries a Lehrer.
-Screened (bench/orden_quick.py --seed 1000 --seeds 100, 200 games against Hammer): the find 55.0 %
+Screened (bench/run.py orden compare --seed 1000 --seeds 100, 200 games against Hammer): the find 55.0 %
 (version 9: 63.0), the Buch starter 48.0 % (49.5). A match set up under version 9 keeps its cards."""
 import pytest
 from orden_scenario import CS, Scenario, no_of

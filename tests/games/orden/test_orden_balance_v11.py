@@ -2,8 +2,8 @@
 
 On version 10 the Buch deck without VI+ and without its MENTORs (−Bibliothekarin Berta, −Magister
 Gregor, −Disputation, −Studium, +Treueschwur, +Auftrag, +Erlösung) still won 60.8 % and 62.7 % of two
-sets of 400 fresh games against the Hammer starter. Traced (bench/orden_climb.py), it climbs IV–VI by the
-dear ascents that pay from the Auslage, like the Buch starter; taken apart (bench/orden_quick.py --seed
+sets of 400 fresh games against the Hammer starter. Traced (bench/run.py orden compare --climb), it climbs IV–VI by the
+dear ascents that pay from the Auslage, like the Buch starter; taken apart (bench/run.py orden compare --seed
 1000001 --seeds 100, 200 games against Hammer, the find 62.0 %), keeping VI+ gave 54.0 %, keeping
 Magister Gregor 55.5 %. A Pfad shorter by Dekan and no plays spent on MENTORs pay off as long as the
 Buch's draw comes as easily without a MENTOR. Foliant's threshold now matches Goldbarren's (8x V): three

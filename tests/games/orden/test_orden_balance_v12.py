@@ -1,8 +1,8 @@
 """Data version 12 — Das Fundament at most once per deck, not twice.
 
-On version 11 the harness's search (bench/orden_harness.py --only starters,search,verify) found the Hammer
+On version 11 the harness's search (bench/run.py orden report --only starters,search,verify) found the Hammer
 starter without IX+ and with a second Das Fundament and a Zoll; verified on fresh seeds against the Hammer
-starter it won 59.8 % of 400 games, and 62.3 % of 400 more (bench/orden_quick.py --seed 3000001 --seeds 200):
+starter it won 59.8 % of 400 games, and 62.3 % of 400 more (bench/run.py orden compare --seed 3000001 --seeds 200):
 61.0 % over 800, above the goal of 60. Taken apart (--seed 1000001 --seeds 100, 200 games each against
 the Hammer starter): the second Das Fundament and the Zoll with IX+ kept 61.5 %, the second Das Fundament
 alone 56.0, the Zoll alone 54.5, IX+ dropped alone 56.0; without its one Das Fundament the starter wins

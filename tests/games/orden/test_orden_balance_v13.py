@@ -8,7 +8,7 @@ Schmied, no VI+) that parked at Lehrer and left V → VI by Gnade in 69 of 79 ga
 75.5 % of 400 fresh games against Schwert / Hammer / Buch. Taken apart, Gnade alone carried it (one Gnade
 50.5 %, none 0.0: Gnade was its only S). Removed when used, a grace comes once per copy („Unverdient und
 doch geschenkt“); Erlösung and Rückbesinnung, which take a card back from the Außenwelt, are the way to a
-second one. Screened (bench/orden_quick.py --seed 1000001 --seeds 100, 200 games against Schwert): thin-grace
+second one. Screened (bench/run.py orden compare --seed 1000001 --seeds 100, 200 games against Schwert): thin-grace
 77.0 → 37.5 %, its Geselle variant 84.5 → 58.0 %; the starters moved 1-3 points on the same seeds. A match or
 deck of version 12 keeps its cards."""
 from orden_scenario import CS, Scenario, no_of, starter_names

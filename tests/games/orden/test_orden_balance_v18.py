@@ -2,7 +2,7 @@
 
 On a first version 18 (tried, not kept) the harness's search found a 38-card Hammer list
 (orden_harness.KNOWN_DECKS "lean-hammer-gold") that also beat version 17's Hammer starter: 63.0 % of 200
-games (bench/orden_quick.py --seed 5100001 --seeds 100). Taken apart on those seeds, two cards no starter
+games (bench/run.py orden compare --seed 5100001 --seeds 100). Taken apart on those seeds, two cards no starter
 holds carried it: without its Triumvirat 49.5 %, without its Zoll 53.0 (each other change 60.0–69.0).
 Zoll (a reaction to any Aktion of a rival: 1x V from the hand, the rival discards a random card) was paid
 with any V card and stayed in the Auslage, so one Zoll taxed every Aktion; now it pays with itself, once per copy.

@@ -4,7 +4,7 @@ On version 5 a preventer was discarded and came straight back: in a late game ev
 its Auslage, so the empty Nachziehstapel takes the Ablage in at once and the end-of-turn draw hands
 the Einspruch (or Dekan's 2x W) back; the ascent it stopped cost its actor nothing. 8 of 150
 3-player lookahead games prevented each other's ascents until the 300-round cap
-(bench/orden_stalls.py). Now Einspruch, Bestechung, Ruf zu den Waffen and Disputation remove
+(bench/orden/stalls.py). Now Einspruch, Bestechung, Ruf zu den Waffen and Disputation remove
 themselves, and Dekan removes the 2x W it pays with: every prevention shrinks its owner's cards,
 so preventions run out and the game ends. A match set up under version 5 keeps its cards.
 
@@ -12,16 +12,11 @@ Pilgerfahrt (179 → 379) is paid with itself besides: "discard 2, draw 3" from 
 engine any deck could take; one Pilgerfahrt for a Demut lifted the Schwert starter from 48.0 to
 68.5 % against the Hammer starter (seeds 1000-1099, 200 games; docs/games/orden.md, "Balance (data
 version 6)"); paid with itself as well, 46.0 %."""
-import sys
-from pathlib import Path
-
 import pytest
 from orden_scenario import CS, Scenario, no_of
 
 from games.orden import decks
 from games.orden.plugin import PLUGIN
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 T_HAND = ["Treueschwur", "Gehorsam", "Gehorsam"]
 FILL = ["Demut"] * 10
@@ -81,7 +76,7 @@ def test_version_5_matches_keep_their_preventers():
 
 def test_the_3_player_table_game_that_never_ended_now_ends():
     """Table game 12 at 3 players (lookahead on every seat) passed round 300 on version 5."""
-    import orden_stalls as S
+    from bench.orden import stalls as S
 
     paths, seed, st, _ = S.play(3, 12, 60, "lookahead")
     assert st["result"] is not None, S.report(paths, st)

@@ -1,7 +1,7 @@
 """Data version 7 — Hammer led and Buch trailed at four players.
 
 On version 6 the 4-player table (600 games, lookahead pilot) gave Hammer +4.5 and Buch -3.8 points
-against fair; the first 300 of those games +6.3 and -7.0 (bench/orden_quick.py --seeds 300 table:4).
+against fair; the first 300 of those games +6.3 and -7.0 (bench/run.py orden compare --seeds 300 table:4).
 Hammer pays its ascents from the hand, so the Schwert's blows at the Auslage (Ritter's tilt,
 Belagerung) hit it least and Buch, whose ascents count the W cards it owns, most; and Der Zehnt
 lowered every opponent's HANDLIMIT, three hands at four players. Three cards change:

@@ -1,6 +1,6 @@
 """Data version 8 — Buch trailed at three players.
 
-On version 7 the 3-player table (300 games, lookahead pilot, bench/orden_quick.py --seeds 300 table:3)
+On version 7 the 3-player table (300 games, lookahead pilot, bench/run.py orden compare --seeds 300 table:3)
 gave Schwert 40.0, Hammer 33.0, Buch 27.0 % (fair 33.3). Professor (rank VI) was the dearest rank VI of
 the three paths: a BURG, 6x W *owned* and 2x T + 4x W from the hand, where Schmied asks a BURG and
 2x T + 3x V, and the Schwert's blows at the Auslage (Ritter's tilt, Belagerung) take the W that

@@ -1,7 +1,7 @@
 """Data version 9 — the two decks version 8's searches found.
 
 On version 8 a Hammer deck with a second BURG (Klosterburg for a Silberling) won 68 % of 200 paired
-games against its own starter (bench/orden_quick.py --seed 1000 --seeds 100
+games against its own starter (bench/run.py orden compare --seed 1000 --seeds 100
 "mod:hammer:-Silberling,+Klosterburg:hammer"; with Burg Falkenstein 62 %, with Ordensburg, no HANDLIMIT+1,
 47.5 %): only one BURG lies out at a time (the seed's rule for every TYPE), but a second castle with
 HANDLIMIT+1 comes out sooner, and again after a Belagerung, for a path whose Schmied and Das Fundament read
