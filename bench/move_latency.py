@@ -7,8 +7,9 @@ on the board; the time is taken in each page by the same clock (``Date.now()``, 
 the click (a capturing listener in the mover's page) and when each page's ``#live`` carries the
 new version (a MutationObserver). Moves alternate, so each page waits in turn.
 
-    make run PORT=9302 &          # or any served site with the demo users
-    .venv/bin/python bench/move_latency.py --base http://127.0.0.1:9302 --moves 50 --games alchemist,goofspiel,orden
+    .venv/bin/python bench/move_latency.py --stack --moves 50 --games alchemist,goofspiel,orden
+    make run PORT=9302 &          # or any served site with the demo users:
+    .venv/bin/python bench/move_latency.py --base http://127.0.0.1:9302 --moves 50
 
 Prints, per game, the figures (p50, p95, max) for the other page and the mover's own, and the
 machine's load (``uptime``) before and after. ``--no-socket``: the pages have no websocket to
@@ -109,6 +110,8 @@ def click_alchemist(page) -> None:
 def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
     """(click → other page shows it, click → own page, click → other page has the frame) in ms,
     over ``args.moves`` moves of ``game``."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     users = args.users.split(",")
     api = pw.request.new_context(extra_http_headers={"Content-Type": "application/json"})
     other_ms, own_ms, frame_ms = [], [], []
@@ -134,7 +137,14 @@ def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], l
             mover = movers[0]
             other = pages[1 - pages.index(mover)]
             version = int(mover.locator("#live").get_attribute("data-version"))
-            click_a_move(mover, game, rng)
+            try:
+                click_a_move(mover, game, rng)
+            except PlaywrightTimeout as exc:  # noted with a screenshot; the run goes on with a new match
+                shot = f"var/latency-{game}-{match}-v{version}.png"
+                mover.screenshot(path=shot, full_page=True)
+                print(f"{game}: match {match} version {version}: the move could not be clicked ({shot}): "
+                      f"{str(exc).splitlines()[0]}", flush=True)
+                break
             mover.wait_for_function(f"() => window.__seen['{version + 1}'] !== undefined", timeout=30_000)
             clicked = mover.evaluate("() => window.__clicked")
             own_ms.append(mover.evaluate(f"() => window.__seen['{version + 1}']") - clicked)
@@ -169,7 +179,28 @@ def main() -> None:
     ap.add_argument("--http-path", action="store_true",
                     help="the path before: moves posted with htmx, the other page fetching its part after the frame")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stack", action="store_true",
+                    help="serve the site for the run as production does (bench/stack.py: uvicorn x2 for pages and "
+                         "sockets, PostgreSQL, Redis, a Celery worker), with the demo users; --base is not used")
     args = ap.parse_args()
+    if args.stack:
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from stack import Stack
+
+        with Stack(server="uvicorn", workers=2, http_port=8830, pg_port=5441, redis_port=6391,
+                   database="spieltisch_latency") as site:
+            site.manage("seed_demo")
+            site.manage("collectstatic", "--noinput", "-v", "0")
+            args.base = site.base_url
+            measure(args)
+        return
+    measure(args)
+
+
+def measure(args) -> None:
     from playwright.sync_api import sync_playwright
 
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
