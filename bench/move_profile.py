@@ -40,6 +40,7 @@ def main() -> None:
                     help="http: the API request; service: services.submit_action, as a socket move calls it")
     ap.add_argument("--batch", type=int, default=0,
                     help="run the follow-ups as the worker does, K changes per announce_changes task")
+    ap.add_argument("--profile-starts", type=int, default=0, help="--batch: the top N functions of the starts' batch")
     ap.add_argument("--matches", type=int, default=1, help="matches played in turn (each by its own players)")
     ap.add_argument("--db", default="spieltisch_prof")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/12")
@@ -220,7 +221,16 @@ def run_batches(collected: list[list], args) -> None:
 
     # The matches' starts (the first M changes, with more to do) and the first batch warm up;
     # the last two batches are counted (recording statements costs CPU); the rest are timed.
-    task(collected[:args.matches])
+    c0 = time.process_time()
+    if args.profile_starts:
+        prof = cProfile.Profile()
+        prof.runcall(task, collected[:args.matches])
+    else:
+        task(collected[:args.matches])
+    print(f"match starts' follow-up in one batch ({args.matches}): CPU "
+          f"{1000 * (time.process_time() - c0) / args.matches:.2f} ms/start")
+    if args.profile_starts:
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile_starts)
     rest = collected[args.matches:]
     batches = [rest[i:i + args.batch] for i in range(0, len(rest), args.batch)]
     warm, timed, counting = batches[:1], batches[1:-2], batches[-2:]

@@ -46,8 +46,9 @@ def _time_control(match_id: int) -> TimeControl:
     fields = {f: getattr(template, f) for f in ("mode", "move_days", "bank_hours", "increment_hours",
                                                 "weekends_off", "policy", "max_timeout_rate")} if template else {}
     fields.setdefault("move_days", match.move_days)
-    TimeControl.objects.get_or_create(match_id=match_id, defaults=fields)
-    return TimeControl.objects.select_for_update().get(match_id=match_id)
+    tc, created = TimeControl.objects.get_or_create(match_id=match_id, defaults=fields)
+    # a row this transaction inserted is locked by it already; one another made first is locked here
+    return tc if created else TimeControl.objects.select_for_update().get(match_id=match_id)
 
 
 def _blocked(clock: SeatClock, tc: TimeControl, until: datetime) -> list[timecalc.Interval]:
@@ -179,8 +180,7 @@ def _make_clocks(match_id: int, tc: TimeControl, now: datetime) -> list[SeatCloc
                for s in Seat.objects.filter(match_id=match_id) if s.user_id and not s.bot]
     if not created:
         return []
-    for clock in created:
-        clock.save()
+    SeatClock.objects.bulk_create(created)
     return _locked_clocks(match_id, now)
 
 
