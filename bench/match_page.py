@@ -118,7 +118,7 @@ def parts(args) -> None:
     load0 = os.getloadavg()
     results = {}
     print(f"database {connection.vendor}; {args.renders} renders each (median); load {load0}")
-    print(f"{'match / seat':34} {'CPU ms':>7} {'wall ms':>8} {'SQL':>4} {'bytes':>7}  hash (ws)")
+    print(f"{'match / seat':40} {'CPU ms':>7} {'wall ms':>8} {'calls':>7} {'SQL':>4} {'bytes':>7}  hash (ws)")
     for label, game, players, moves, options, until in PART_MATCHES:
         names = [f"{label.replace('-', '_')}_{i}" for i in range(players)]
         match, mover = make_match(game, players, moves, "", names=names, until=until(), options=options)
@@ -139,13 +139,22 @@ def parts(args) -> None:
                 render_part(match.pk, user, "de", csrf_cookie)
                 cpus.append(1000 * (time.process_time() - c0))
                 walls.append(1000 * (time.perf_counter() - w0))
+            prof = cProfile.Profile()
+            prof.runcall(render_part, match.pk, user, "de", csrf_cookie)
+            calls = pstats.Stats(prof).total_calls  # the work, whatever the machine's load
             html = _normalized(html)
             key = f"{label} {who.split(' (')[0]}"
+            if key == args.profile:
+                prof = cProfile.Profile()
+                for _ in range(5):
+                    prof.runcall(render_part, match.pk, user, "de", csrf_cookie)
+                pstats.Stats(prof).sort_stats(args.sort).print_stats(45)
             exact = hashlib.sha256(html.encode()).hexdigest()[:16]
             ws = hashlib.sha256("".join(html.split()).encode()).hexdigest()[:16]
-            results[key] = {"hash": exact, "ws": ws, "cpu_ms": round(statistics.median(cpus), 2)}
-            print(f"{label + ' ' + who:34} {statistics.median(cpus):7.1f} {statistics.median(walls):8.1f} "
-                  f"{n_sql:4} {len(html.encode()):7}  {exact} ({ws})")
+            results[key] = {"hash": exact, "ws": ws, "cpu_ms": round(statistics.median(cpus), 2), "calls": calls,
+                            "sql": n_sql}
+            print(f"{label + ' ' + who:40} {statistics.median(cpus):7.1f} {statistics.median(walls):8.1f} "
+                  f"{calls:7} {n_sql:4} {len(html.encode()):7}  {exact} ({ws})")
             if args.dump:
                 Path(args.dump).mkdir(parents=True, exist_ok=True)
                 Path(args.dump, key.replace(" ", "_") + ".html").write_text(html)
@@ -162,7 +171,9 @@ def parts(args) -> None:
             print(f"  DIFFERS: {k}")
         for k in before:
             if k in results:
-                print(f"  {k:34} CPU ms {before[k]['cpu_ms']:7.1f} -> {results[k]['cpu_ms']:7.1f}")
+                b, a = before[k], results[k]
+                print(f"  {k:34} CPU ms {b['cpu_ms']:6.1f} -> {a['cpu_ms']:6.1f} | calls {b.get('calls', 0):7} -> "
+                      f"{a['calls']:7} | SQL {b.get('sql', 0):3} -> {a['sql']:3}")
         if bad:
             sys.exit(1)
 
@@ -176,6 +187,8 @@ def main() -> None:
     ap.add_argument("--record", default="", help="--parts: write the hashes and times to this JSON file")
     ap.add_argument("--check", default="", help="--parts: compare with the hashes of this JSON file")
     ap.add_argument("--dump", default="", help="--parts: write each part's HTML into this folder")
+    ap.add_argument("--profile", default="", help='--parts: the top functions of 5 renders of one part ("alchemist-3p seat 1")')
+    ap.add_argument("--sort", default="tottime", help="--profile: pstats order (tottime, cumulative)")
     args = ap.parse_args()
     if args.parts and not os.environ.get("DATABASE_URL"):
         fresh = ROOT / "var" / "bench-parts.sqlite3"
