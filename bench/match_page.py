@@ -132,6 +132,9 @@ def parts(args) -> None:
             reset_queries()
             render_part(match.pk, user, "de", csrf_cookie)
             n_sql = len(connection.queries)
+            if args.profile and args.profile == f"{label} {who.split(' (')[0]}":
+                for q in connection.queries:
+                    print("SQL", q["sql"][:300])
             connection.force_debug_cursor = False
             cpus, walls = [], []
             for _ in range(args.renders):
