@@ -311,6 +311,34 @@ def _recipe_option(items: tuple, lang: str) -> dict:
     return {"code": code, "label": label, "cubes": _cubes(ingredients, lang), "markup": markup}
 
 
+@lru_cache(maxsize=256)
+def _byproducts_html(byproducts: tuple, lang: str) -> dict:
+    """A cauldron's by-products as board.html showed them (cubes, the pot's circles, the
+    "forbidden" list), built once per pair and language. Shared (read-only)."""
+    chips = [_plain_chip(b, lang) for b in byproducts]
+    return {
+        "cubes": _Html("".join(f'<span class="alc-cube c-{escape(b["key"])}" data-colour="{escape(b["key"])}" '
+                               f'title="{escape(b["name"])}" role="img" aria-label="{escape(b["name"])}"></span>'
+                               for b in chips)),
+        "circles": _Html("".join(f'<circle cx="{40 if i == 0 else 80}" cy="9" r="7" fill="{escape(b["hex"])}" '
+                                 f'stroke="#333"/>' for i, b in enumerate(chips))),
+        "names": _Html(", ".join(escape(b["name"]) for b in chips)),
+    }
+
+
+@lru_cache(maxsize=1024)
+def _recipe_cubes_html(items: tuple, lang: str) -> _Html:
+    """A designed recipe's cubes in its cauldron, as board.html's loop printed them."""
+    return _Html("".join(f'<span class="alc-cube" style="background:{escape(k["hex"])}" title="{escape(k["name"])}" '
+                         f'role="img" aria-label="{escape(k["name"])}"></span>' for k in _cubes(dict(items), lang)))
+
+
+def _values_html(values: list) -> _Html:
+    """The design form's value tiles, the highest selected."""
+    return _Html("".join(f'<option value="{v}"{" selected" if i == len(values) - 1 else ""}>{v}</option>'
+                         for i, v in enumerate(values)))
+
+
 def _recipes_html(recipes) -> _Html:
     """The design form's radio buttons, the first one checked."""
     out = []
@@ -373,7 +401,10 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
             "owner_hex": SEAT_HEX[owner % len(SEAT_HEX)] if owner is not None else "",
             "mine": owner is not None and owner == seat,
             "design": ({"recipes": list(d["recipes"].values()), "values": sorted(d["values"]),
-                        "recipes_html": _recipes_html(d["recipes"].values())} if d else None),
+                        "recipes_html": _recipes_html(d["recipes"].values()),
+                        "values_html": _values_html(sorted(d["values"]))} if d else None),
+            "byproducts_html": _byproducts_html(tuple(c["byproducts"]), lang),
+            "recipe_cubes_html": _recipe_cubes_html(tuple(c["recipe"].items()), lang) if c["recipe"] else "",
             "copies": copies.get(idx, []),
         })
     final = None
