@@ -14,7 +14,10 @@ def match_clocks(match, seats, now=None) -> dict | None:
     tc = TimeControl.objects.filter(match_id=match.pk).first()
     if tc is None:
         return None
-    clocks = {c.seat_id: c for c in SeatClock.objects.filter(match_id=match.pk).select_related("user__profile")}
+    clocks = SeatClock.objects.filter(match_id=match.pk)
+    if tc.weekends_off:  # their weekends are in the player's time zone (services._blocked)
+        clocks = clocks.select_related("user__profile")
+    clocks = {c.seat_id: c for c in clocks}
     user_ids = [s.user_id for s in seats if s.user_id]
     # One read of the vacations for both questions: who is away now (as on_vacation) and, per
     # running clock, those that end after its start (as status() would read one by one).
