@@ -47,7 +47,7 @@ TOOLS = {
     "cpu-split": ("cpu_split.py", "CPU per action by process group on the real stack (closed loop)"),
     "move-profile": ("move_profile.py", "CPU and SQL statements per move on the server path, in one process"),
     "page-profile": ("page_profile.py", "server time of the lobby and \"my games\" pages and their API lists"),
-    "match-page": ("match_page.py", "size and server time of the game page and its live part"),
+    "match-page": ("match_page.py", "size and server time of the game page and its live part (--parts: per seat, HTML hashes)"),
     "presence-cost": ("presence_cost.py", "what presence costs a request and a socket"),
     "notifications": ("notifications.py", "10,000 notifications mailed through Celery to a local SMTP sink"),
     "latency": ("move_latency.py", "click to the other player's screen, two browser pages on a served site"),

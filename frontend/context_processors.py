@@ -1,3 +1,5 @@
+from functools import cache
+
 from django.apps import apps
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
@@ -26,6 +28,8 @@ def _header_templates() -> list[str]:
 
 def site(request):
     user = getattr(request, "user", None)
-    count = my_turn_count(user) if user is not None and user.is_authenticated else 0
+    # Worked out when a template asks (templates call a callable), once: only the full pages'
+    # header shows them, not the parts re-rendered after every move (the game page's live part).
+    count = cache(lambda: my_turn_count(user)) if user is not None and user.is_authenticated else 0
     return {"site_name": settings.SITE_NAME, "my_turn_count": count, "lang": translation.get_language() or "en",
-            "nav_items": _nav_items(), "header_templates": _header_templates(), "is_guest": is_guest(user)}
+            "nav_items": cache(_nav_items), "header_templates": _header_templates(), "is_guest": is_guest(user)}

@@ -305,8 +305,6 @@ def _match_context(request, pk: int, as_user=None) -> dict:
         "board_template": plugin.board_template, "game_name": game_name(match.game, lang),
         **board_assets(plugin),
         "rules_url": reverse("game-rules", args=[match.game]),
-        "chat": list(match.chat.select_related("user").order_by("-pk")[:50])[::-1],
-        "chat_form": ChatForm(),
         "placements": _placements(match, names),
         # a game-time limit (Der Orden's deadline_days) ends the match by the tie-break then
         "time_limit_at": match_services.time_limit_ends_at(match, plugin)
@@ -405,6 +403,9 @@ def match_page(request, pk: int):
 
         mark_match_read(request.user, pk)
     context["full_page"] = True  # base.html shows the messages of a full page load
+    # the chat is the full page's only (the live part, re-rendered after every move, has none)
+    context["chat"] = list(context["match"].chat.select_related("user").order_by("-pk")[:50])[::-1]
+    context["chat_form"] = ChatForm()
     context.update(days.page_context(request, context))  # notes, notification setting, unread chat
     return render(request, "frontend/match.html", context)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape
 
 from games.base import IllegalAction
 from games.textnum import is_small_int
@@ -286,6 +287,66 @@ def _cubes(ingredients: dict | None, lang: str) -> list[dict]:
     return [_chip(c, lang) for c in COLOURS for _ in range((ingredients or {}).get(c, 0))]
 
 
+class _Html(str):
+    """Markup built here, already escaped: templates print it as it is (the ``__html__``
+    protocol Django's autoescaping honours), without this module importing Django."""
+    __slots__ = ()
+
+    def __html__(self):
+        return self
+
+
+@lru_cache(maxsize=4096)
+def _recipe_option(items: tuple, lang: str) -> dict:
+    """One recipe of the design form (``items``: its ingredients' (colour, count) pairs), and
+    its radio button's markup: the player to move sees hundreds of these after every move, and
+    the template's loop over their cubes was most of the page's render time. Shared (read-only)."""
+    ingredients = dict(items)
+    code = recipe_code(ingredients)
+    label = count_text(ingredients, lang)
+    cubes = "".join(f'<span class="alc-cube c-{c}"></span>' for c in COLOURS for _ in range(ingredients.get(c, 0)))
+    # what board.html's loop printed, in two halves around the first button's " checked"
+    markup = (f'<label data-recipe="{escape(code)}"><input type="radio" name="recipe" value="{escape(code)}" required',
+              f'>{cubes} <small>{escape(label)}</small></label>')
+    return {"code": code, "label": label, "cubes": _cubes(ingredients, lang), "markup": markup}
+
+
+@lru_cache(maxsize=256)
+def _byproducts_html(byproducts: tuple, lang: str) -> dict:
+    """A cauldron's by-products as board.html showed them (cubes, the pot's circles, the
+    "forbidden" list), built once per pair and language. Shared (read-only)."""
+    chips = [_plain_chip(b, lang) for b in byproducts]
+    return {
+        "cubes": _Html("".join(f'<span class="alc-cube c-{escape(b["key"])}" data-colour="{escape(b["key"])}" '
+                               f'title="{escape(b["name"])}" role="img" aria-label="{escape(b["name"])}"></span>'
+                               for b in chips)),
+        "circles": _Html("".join(f'<circle cx="{40 if i == 0 else 80}" cy="9" r="7" fill="{escape(b["hex"])}" '
+                                 f'stroke="#333"/>' for i, b in enumerate(chips))),
+        "names": _Html(", ".join(escape(b["name"]) for b in chips)),
+    }
+
+
+@lru_cache(maxsize=1024)
+def _recipe_cubes_html(items: tuple, lang: str) -> _Html:
+    """A designed recipe's cubes in its cauldron, as board.html's loop printed them."""
+    return _Html("".join(f'<span class="alc-cube" style="background:{escape(k["hex"])}" title="{escape(k["name"])}" '
+                         f'role="img" aria-label="{escape(k["name"])}"></span>' for k in _cubes(dict(items), lang)))
+
+
+def _values_html(values: list) -> _Html:
+    """The design form's value tiles, the highest selected."""
+    return _Html("".join(f'<option value="{v}"{" selected" if i == len(values) - 1 else ""}>{v}</option>'
+                         for i, v in enumerate(values)))
+
+
+def _recipes_html(recipes) -> _Html:
+    """The design form's radio buttons, the first one checked."""
+    out = []
+    for r in recipes:
+        out += (r["markup"][0], " checked" if not out else "", r["markup"][1])
+    return _Html("".join(out))
+
+
 def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) -> dict:
     lang = _lang(lang)
     t = TEXT[lang]
@@ -294,10 +355,9 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
     takes, can_draw, bare = [], False, False
     for a in legal:
         if a["type"] == "design":
-            d = designs.setdefault(a["cauldron"], {"recipes": {}, "values": set()})
-            code = recipe_code(a["ingredients"])
-            d["recipes"].setdefault(code, {"code": code, "label": count_text(a["ingredients"], lang),
-                                           "cubes": _cubes(a["ingredients"], lang)})
+            d = designs.get(a["cauldron"]) or designs.setdefault(a["cauldron"], {"recipes": {}, "values": set()})
+            option = _recipe_option(tuple(a["ingredients"].items()), lang)
+            d["recipes"].setdefault(option["code"], option)
             d["values"].add(a["value"])
         elif a["type"] == "copy":
             copies.setdefault(a["cauldron"], []).append(_chip(a["tribute"], lang))
@@ -340,8 +400,11 @@ def board_context(view: dict, seat: int | None, legal: list[dict], lang: str) ->
             "owner_label": f"{t['player']} {owner + 1}" if owner is not None else "",
             "owner_hex": SEAT_HEX[owner % len(SEAT_HEX)] if owner is not None else "",
             "mine": owner is not None and owner == seat,
-            "design": ({"recipes": list(d["recipes"].values()), "values": sorted(d["values"])}
-                       if d else None),
+            "design": ({"recipes": list(d["recipes"].values()), "values": sorted(d["values"]),
+                        "recipes_html": _recipes_html(d["recipes"].values()),
+                        "values_html": _values_html(sorted(d["values"]))} if d else None),
+            "byproducts_html": _byproducts_html(tuple(c["byproducts"]), lang),
+            "recipe_cubes_html": _recipe_cubes_html(tuple(c["recipe"].items()), lang) if c["recipe"] else "",
             "copies": copies.get(idx, []),
         })
     final = None

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from .models import PlayerRecord, SeatClock, TimeControl
-from .services import on_vacation, status
+from .models import PlayerRecord, SeatClock, TimeControl, Vacation
+from .services import status
 
 
 def match_clocks(match, seats, now=None) -> dict | None:
@@ -14,9 +14,20 @@ def match_clocks(match, seats, now=None) -> dict | None:
     tc = TimeControl.objects.filter(match_id=match.pk).first()
     if tc is None:
         return None
-    clocks = {c.seat_id: c for c in SeatClock.objects.filter(match_id=match.pk).select_related("user__profile")}
+    clocks = SeatClock.objects.filter(match_id=match.pk)
+    if tc.weekends_off:  # their weekends are in the player's time zone (services._blocked)
+        clocks = clocks.select_related("user__profile")
+    clocks = {c.seat_id: c for c in clocks}
     user_ids = [s.user_id for s in seats if s.user_id]
-    away = on_vacation(user_ids, now)
+    # One read of the vacations for both questions: who is away now (as on_vacation) and, per
+    # running clock, those that end after its start (as status() would read one by one).
+    since = min([now] + [c.started_at for c in clocks.values() if c.started_at is not None])
+    ids = set(user_ids) | {c.user_id for c in clocks.values() if c.user_id}
+    vacations = list(Vacation.objects.filter(user_id__in=ids, end__gt=since))  # ordered by start
+    away = {v.user_id: v for v in vacations if v.user_id in user_ids and v.start <= now < v.end}
+    for c in clocks.values():
+        if c.started_at is not None:
+            c.vacations_ahead = [(v.start, v.end) for v in vacations if v.user_id == c.user_id and v.end > c.started_at]
     records = {r.user_id: r for r in PlayerRecord.objects.filter(user_id__in=user_ids)}
     rows = []
     for s in seats:

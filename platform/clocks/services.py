@@ -55,6 +55,8 @@ def _blocked(clock: SeatClock, tc: TimeControl, until: datetime) -> list[timecal
     start = clock.started_at
     if getattr(clock, "no_vacation_ahead", False):  # known (on_match_changed's read): none ends after start
         blocked = []
+    elif getattr(clock, "vacations_ahead", None) is not None:  # read with the others' (presenters.match_clocks)
+        blocked = list(clock.vacations_ahead)
     else:
         blocked = [(v.start, v.end) for v in Vacation.objects.filter(user_id=clock.user_id, end__gt=start)]
     if tc.weekends_off:
