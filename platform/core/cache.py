@@ -9,6 +9,7 @@ import logging
 import os
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.commands.core import Script
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,13 @@ class SharedPoolClient(RedisCacheClient):
         return pool
 
 
+# INCR, and the time to live for a counter it just made: atomic on the server (no counter can be
+# left without one). redis-py runs it by its hash (EVALSHA), loading it once per server.
+_COUNT = Script(None, b"""local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n""")
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         options = params.setdefault("OPTIONS", {})
@@ -67,15 +75,13 @@ class ResilientRedisCache(RedisCache):
     incr = _fail_open("incr", 1)
 
     def count(self, key, timeout: int) -> int:
-        """One more in the counter ``key`` (made with 0 and ``timeout`` seconds to live if
-        missing): add + incr as one MULTI/EXEC, one round trip instead of three (add's SET NX,
+        """One more in the counter ``key`` (made with ``timeout`` seconds to live if missing):
+        add + incr as one script, one command and round trip instead of three (add's SET NX,
         incr's EXISTS and INCRBY). The value is the plain integer both would have stored."""
         key = self.make_and_validate_key(key)
         try:
-            pipe = self._cache.get_client(key, write=True).pipeline(transaction=True)
-            pipe.set(key, 0, ex=self.get_backend_timeout(timeout), nx=True)
-            pipe.incr(key)
-            return pipe.execute()[-1]
+            return _COUNT(keys=[key], args=[self.get_backend_timeout(timeout)],
+                          client=self._cache.get_client(key, write=True))
         except DOWN:
             logger.warning("cache unavailable (count); carrying on without it")
             return 1
