@@ -94,7 +94,7 @@ def fetch_one(model, where: str, params: list, *, lock: bool = False):
 
 
 @lru_cache(maxsize=16)
-def _select_with(model, child_model, link: str, vendor: str) -> str:
+def _select_with(model, child_model, link: str, related: str | None, vendor: str) -> str:
     table, child = _qn(model._meta.db_table), _qn(child_model._meta.db_table)
     fk = _qn(child_model._meta.get_field(link).column)
     locking = ""
@@ -102,22 +102,66 @@ def _select_with(model, child_model, link: str, vendor: str) -> str:
         locking = " FOR NO KEY UPDATE OF p"
     elif connection.features.has_select_for_update_of:
         locking = " FOR UPDATE OF p"
-    return (f"SELECT {columns(model, 'p')}, {columns(child_model, 'c')} FROM {table} p LEFT JOIN {child} c "
-            f"ON c.{fk} = p.{_qn(model._meta.pk.column)} WHERE p.{_qn(model._meta.pk.column)} = %s{locking}")
+    select, joins = f"{columns(model, 'p')}, {columns(child_model, 'c')}", ""
+    if related:
+        field = child_model._meta.get_field(related)
+        target = field.remote_field.model
+        select += f", {columns(target, 'r')}"
+        joins = (f" LEFT JOIN {_qn(target._meta.db_table)} r ON r.{_qn(field.target_field.column)} = "
+                 f"c.{_qn(field.column)}")
+    return (f"SELECT {select} FROM {table} p LEFT JOIN {child} c "
+            f"ON c.{fk} = p.{_qn(model._meta.pk.column)}{joins} WHERE p.{_qn(model._meta.pk.column)} = %s{locking}")
 
 
-def fetch_locked_with(model, pk, child_model, link: str):
+def fetch_locked_with(model, pk, child_model, link: str, related: str | None = None):
     """The row of ``model`` with primary key ``pk``, locked for a writer (as ``fetch_one`` with
     ``lock``), and its ``child_model`` rows (whose field ``link`` points to it), in one
-    statement: (instance, [children]); (None, []) if there is no such row."""
+    statement: (instance, [children]); (None, []) if there is no such row. ``related``: a
+    foreign key of the children whose rows come along (as ``select_related`` would; the lock
+    stays on ``model``'s row)."""
     with cursor() as cur:
-        cur.execute(_select_with(model, child_model, link, connection.vendor), [pk])
+        cur.execute(_select_with(model, child_model, link, related, connection.vendor), [pk])
         rows = cur.fetchall()
     if not rows:
         return None, []
-    n = width(model)
-    children = [build(child_model, row[n:]) for row in rows]
-    return build(model, rows[0][:n]), [c for c in children if c is not None]
+    n, m = width(model), width(child_model)
+    children = []
+    for row in rows:
+        child = build(child_model, row[n:n + m])
+        if child is None:
+            continue
+        if related:
+            _cache_related(child, related, row[n + m:])
+        children.append(child)
+    return build(model, rows[0][:n]), children
+
+
+def _cache_related(obj, related: str, values) -> None:
+    field = type(obj)._meta.get_field(related)
+    field.set_cached_value(obj, build(field.remote_field.model, values))
+
+
+@lru_cache(maxsize=16)
+def _select_related_by(model, related: str, column: str, vendor: str) -> str:
+    field = model._meta.get_field(related)
+    target = field.remote_field.model
+    return (f"SELECT {columns(model, 't')}, {columns(target, 'r')} FROM {_qn(model._meta.db_table)} t "
+            f"LEFT JOIN {_qn(target._meta.db_table)} r ON r.{_qn(field.target_field.column)} = t.{_qn(field.column)} "
+            f"WHERE t.{_qn(model._meta.get_field(column).column)} = %s")
+
+
+def fetch_one_related(model, related: str, column: str, value):
+    """The row of ``model`` whose field ``column`` equals ``value``, with the row its foreign
+    key ``related`` points to (as ``select_related(related)``), in one plain statement; None
+    if there is none."""
+    with cursor() as cur:
+        cur.execute(_select_related_by(model, related, column, connection.vendor), [value])
+        row = cur.fetchone()
+    if row is None:
+        return None
+    obj = build(model, row[:width(model)])
+    _cache_related(obj, related, row[width(model):])
+    return obj
 
 
 @lru_cache(maxsize=64)

@@ -124,14 +124,12 @@ def act(match_id: int, user, action, version, *, with_users: bool = True) -> Act
         raise IllegalMove(_("'action' must be a JSON object."))
     with transaction.atomic():
         # Every seat at once: the mover's check, the turn bookkeeping, the bot check and the
-        # answer (user names) share it. Without users: read with the match's lock, one statement.
+        # answer (user names) share it; read with the match's lock, one statement.
+        match, seats = plainsql.fetch_locked_with(Match, match_id, Seat, "match", "user" if with_users else None)
+        if match is None:
+            raise NoSuchMatch(_no_such_match())
         if with_users:
-            match = _locked(match_id)
-            seats = list(Seat.objects.filter(match_id=match.pk).select_related("user"))
-        else:
-            match, seats = plainsql.fetch_locked_with(Match, match_id, Seat, "match")
-            if match is None:
-                raise NoSuchMatch(_no_such_match())
+            seats.sort(key=lambda s: s.seat)  # the answer lists them in seat order (Seat.Meta.ordering)
         seat = _seat_of(match, user, seats)  # first: a stranger learns nothing of the version
         _check_version(match, version)
         if seat.resigned:

@@ -157,7 +157,11 @@ def take(key: str, seconds: int = 60) -> int:
     """Counts one request in ``key``'s window, atomically (cache.add + incr: Redis INCR, or the
     local-memory cache's lock), and returns the new count. Counting before the request runs
     is what makes the limit hold under concurrency: of 60 parallel attempts against a limit
-    of 10 exactly 10 get through (a check-then-count let 19 through)."""
+    of 10 exactly 10 get through (a check-then-count let 19 through). The Redis cache counts in
+    one round trip (core.cache.ResilientRedisCache.count)."""
+    count = getattr(cache, "count", None)
+    if count is not None:
+        return count(key, seconds + 10)
     cache.add(key, 0, timeout=seconds + 10)
     try:
         return cache.incr(key)
