@@ -16,6 +16,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -311,6 +312,7 @@ def _match_context(request, pk: int, as_user=None) -> dict:
         if match.status == Match.Status.ACTIVE else None,
     }
     context.update(_last_move(plugin, match, entries, log, view, viewer))
+    context["log_html"] = _log_html(log, context["last_move"])
     context["recap"] = _recap(log, viewer)
     board_legal, context["board_act_url"] = legal, context["act_url"]
     if seat is not None and match.status == Match.Status.ACTIVE and not seat.resigned and not seat.bot:
@@ -347,6 +349,21 @@ def _last_move(plugin, match: Match, entries: list, log: list[dict], view: dict,
         hl = plugin.highlights(events, view) if entry.kind == LogEntry.Kind.ACTION else {}
         return {"last_move": line, "hl": hl or {}}
     return {"last_move": None, "hl": {}}
+
+
+def _log_html(log: list[dict], last_move: dict | None) -> str:
+    """The game log's lines, newest first, as match_live_inner.html printed them from its loop
+    (up to 200 lines in every render after every move: built here, escaped, in one pass)."""
+    last_seq = last_move["seq"] if last_move else None
+    out = []
+    for i, line in enumerate(reversed(log)):
+        if line["texts"]:  # entries with nothing this viewer may see (a hidden deal) make no empty line
+            cls = (' class="undone"' if line["undone"] else ' class="is-last"' if i == 0 and line["seq"] == last_seq
+                   else "")
+            texts = "<br>".join(conditional_escape(t) for t in line["texts"])
+            out.append(f'\n        <li data-seq="{line["seq"]}"{cls}>{texts}</li>')
+        out.append("\n      ")
+    return mark_safe("".join(out))
 
 
 def _recap(log: list[dict], viewer) -> list[dict]:

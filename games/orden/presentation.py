@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from functools import lru_cache
+from html import escape
 
 from games.orden import rules as R
 from games.orden.text import (PROP_NAMES, SOURCE, TO, WAPPEN_NAMES, ability as ability_text, card_text, cost as cost_text,
@@ -101,6 +102,101 @@ def _lang(lang):
 
 def card_view(no, iid, lang, actions=(), last=False) -> dict:
     return {**_card_face(R.C[no], lang), "id": iid, "actions": list(actions), "last": last}
+
+
+class _Html(str):
+    """Markup built here, already escaped: templates print it as it is (the ``__html__``
+    protocol Django's autoescaping honours), without this module importing Django."""
+    __slots__ = ()
+
+    def __html__(self):
+        return self
+
+
+def _p(value) -> str:
+    """A value as the template's ``{{ value }}`` prints it (escaped)."""
+    return "None" if value is None else escape(str(value))
+
+
+def _prop_html(p: dict, title: str, conditional: bool) -> str:
+    letter = p["letter"]
+    return (f'<span class="ord-prop ord-prop-{"any" if letter == "?" else _p(letter)}'
+            f'{" is-conditional" if conditional else ""}" title="{_p(p["n"])}x {_p(title)}">'
+            f'{_p(p["n"]) if p["n"] > 1 else ""}{_p(letter)}</span>')
+
+
+_KIND_ICON = {"aktion": '<path d="M3 1.5v9l7-4.5z"/>',
+              "reaktion": '<path d="M6 1l4.5 1.6v3.2C10.5 8.6 8.5 10.4 6 11 3.5 10.4 1.5 8.6 1.5 5.8V2.6z"/>'}
+_OTHER_ICON = '<circle cx="6" cy="6" r="4.2" fill="none" stroke-width="2.2"/>'
+
+
+@lru_cache(maxsize=2048)
+def _card_body(no, lang) -> str:
+    """orden/card.html from its top row to its pop-up, built once per card and language: the
+    board shows dozens of cards, and the template's loops over their rules and costs were most
+    of its render time. Must print what card.html prints (tests/games/orden_web compare them)."""
+    c = _card_face(R.C[no], lang)
+    if c["kind"] == "rank":
+        corner = "–" if c["rank"] == "0" else _p(c["rank"])
+    else:
+        corner = "".join(_prop_html(p, p["letter"], p["conditional"]) for p in c["props"])
+    icons = ""
+    if c["type_label"] or c["gate"]:
+        icons = ('<div class="ord-icons">'
+                 + (f'<span class="ord-type">{_p(c["type_label"])}</span>' if c["type_label"] else "")
+                 + (f'<span class="ord-gate" title="{_p(c["gate"])}+">{_p(c["gate"])}+</span>' if c["gate"] else "")
+                 + "</div>")
+    abilities = ""
+    if c["abilities"]:
+        items = []
+        for a in c["abilities"]:
+            costs = []
+            for k in a["costs"]:
+                if k["self"]:
+                    mark = ('<path d="M4 4l4 4M8 4l-4 4" fill="none" stroke-width="1.6"/>' if k["self"] == "remove"
+                            else '<path d="M6 3.5v5M4 6.5l2 2 2-2" fill="none" stroke-width="1.4"/>')
+                    inner = (f'<svg class="ord-k" viewBox="0 0 12 12" role="img" aria-label="{_p(k["text"])}">'
+                             f'<rect x="2.5" y="1" width="7" height="10" rx="1.2" fill="none" stroke-width="1.6"/>'
+                             f'{mark}</svg>')
+                else:
+                    inner = "−" + ("".join(_prop_html(p, p["name"], False) for p in k["props"])
+                                   or f'<span class="ord-cost-text">{_p(k["text"])}</span>')
+                costs.append(f'<span class="ord-cost">{inner}</span>')
+            items.append(f'<li class="ord-ab ord-ab-{_p(a["kind"])}" title="{_p(a["text"])}"><span class="ord-ab-icons">'
+                         f'<svg class="ord-k" viewBox="0 0 12 12" role="img" aria-label="{_p(a["kind_label"])}">'
+                         f'{_KIND_ICON.get(a["kind"], _OTHER_ICON)}</svg>{"".join(costs)}</span> '
+                         f'<span class="ord-rule">{_p(a["short"])}</span></li>')
+        abilities = f'<ul class="ord-abilities">{"".join(items)}</ul>'
+    corner_title = ' title="%s"' % _p(c["delivery"]) if c["prop_title"] else ""
+    flavor = '<p class="ord-flavor"><em>%s</em></p>' % _p(c["flavor"]) if c["flavor"] else ""
+    text = "".join("<p>%s</p>" % _p(line) for line in c["text"])
+    return ('  <div class="ord-card-top">\n'
+            f'    <span class="ord-wappen" role="img" title="{_p(c["wappen_label"])}" aria-label="{_p(c["wappen_label"])}"></span>\n'
+            f'    <strong class="ord-name">{_p(c["name"])}</strong>\n'
+            f'    <span class="ord-corner"{corner_title}>{corner}</span>\n'
+            '  </div>\n'
+            f'  {icons}\n'
+            f'  {abilities}\n'
+            f'  <div class="ord-pop" role="tooltip"><strong>{_p(c["name"])}</strong><div class="ord-text">'
+            f'{text}</div>{flavor}</div>\n')
+
+
+def card_html(c: dict, lang: str) -> _Html | None:
+    """A card without move buttons as ``{% include "orden/card.html" %}`` prints it (None for a
+    card with buttons: those need the request's CSRF token, the template prints them)."""
+    if c["actions"]:
+        return None
+    why = c.get("why")
+    off = ""
+    if why:
+        label = c.get("off_label") or T[lang]["play_card"]
+        off = (f'<div class="ord-actions ord-off"><button type="button" disabled title="{_p(why)}">{_p(label)}</button>'
+               f' <small class="ord-why visually-hidden">{_p(why)}</small></div>')
+    last = " is-last" if c["last"] else ""
+    iid = "" if c["id"] is None else f' data-id="{_p(c["id"])}"'
+    return _Html(f'\n<div class="ord-card ord-{_p(c["kind"])}{last}" data-no="{_p(c["no"])}"{iid}'
+                 f' style="--wappen:{_p(c["colour"])};--rows:{_p(c["rows"] or 1)}" tabindex="0">\n'
+                 f'{_card_body(c["no"], lang)}  {off}\n</div>\n')
 
 
 @lru_cache(maxsize=4096)
@@ -322,6 +418,11 @@ def board_context(view: dict, seat, legal: list, lang: str, hl: dict | None = No
     left = None
     if limits and view["phase"] == "main" and seat in movers:
         left = {"plays": max(0, limits["play"] - turn["plays"]), "actions": max(0, limits["actions"] - turn["actions"])}
+    for s in seats:  # each shown card's markup, but for a card with buttons (board.html includes card.html)
+        for c in s["pfad"][:1] + s["auslage"] + s["ablage_top"] + s["aussen"] + s["known_hand"]:
+            c["html"] = card_html(c, lang)
+    for c in me["hand"] if me else ():
+        c["html"] = card_html(c, lang)
     return {"seat_summaries": summaries, "seat_details": details, "ord": {
         "t": t, "lang": lang, "round": view["round"], "rounds_left": view["rounds_left"], "phase": view["phase"],
         "seats": seats, "me": me, "pending": pending, "general": general, "choose": choose, "decline": decline,

@@ -62,3 +62,26 @@ def test_board_renders_every_legal_action_in_every_phase():
 def test_action_from_form_reads_the_action_field():
     a = PLUGIN.action_from_form({"action": '{"type":"play","card":"12"}', "version": "3"})
     assert a == {"type": "play", "card": 12}
+
+
+def test_card_markup_built_in_python_is_what_card_html_prints():
+    """presentation.card_html stands in for card.html on cards without buttons: every card of
+    the catalogue, both languages, with and without id, mark, reason and a label of its own."""
+    from django.template import Context
+
+    from games.orden import rules as R
+    from games.orden.presentation import T, card_html, card_view
+
+    template = engine().get_template("orden/card.html")
+    for lang in ("de", "en"):
+        for i, no in enumerate(sorted(R.C)):
+            c = card_view(no, None if i % 3 == 0 else i, lang, last=i % 2 == 0)
+            if i % 4 == 1:
+                c["why"] = "Nicht <jetzt> & \"nie\""
+                if i % 8 == 1:
+                    c["off_label"] = T[lang]["use_card"]
+            if i % 5 == 0:
+                c["rows"] = 1
+            expected = template.render(Context({"c": c, "ord": {"t": T[lang]}, "act_url": "/act/", "version": 1}))
+            assert card_html(c, lang) == expected, (lang, no)
+    assert card_html(card_view(next(iter(R.C)), 1, "de", actions=[{"label": "x"}]), "de") is None
