@@ -20,7 +20,7 @@ def _csrf_secret(cookie: str | None) -> str | None:
 
 
 def render_part(match_id: int, user, lang: str, csrf_cookie: str | None) -> tuple[int, str] | None:
-    from .views import match_context
+    from .views import match_context, shared_reads
 
     request = HttpRequest()
     request.method = "GET"
@@ -31,10 +31,14 @@ def render_part(match_id: int, user, lang: str, csrf_cookie: str | None) -> tupl
     secret = _csrf_secret(csrf_cookie)
     if secret:
         request.META["CSRF_COOKIE"] = secret
-    with translation.override(lang):
-        request.LANGUAGE_CODE = lang
-        try:
-            context = match_context(request, match_id)
-        except Http404:
-            return None  # no longer watchable by this user
-        return context["version"], render_to_string("frontend/match_live.html", context, request=request)
+    shared = shared_reads.set(True)  # the renders of one version share what is the same for all
+    try:
+        with translation.override(lang):
+            request.LANGUAGE_CODE = lang
+            try:
+                context = match_context(request, match_id)
+            except Http404:
+                return None  # no longer watchable by this user
+            return context["version"], render_to_string("frontend/match_live.html", context, request=request)
+    finally:
+        shared_reads.reset(shared)

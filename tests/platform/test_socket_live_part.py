@@ -139,3 +139,39 @@ def test_anonymous_spectators_share_one_render_of_a_version(make_user, monkeypat
     parts = async_to_sync(scenario)()
     assert [p["type"] for p in parts] == ["live"] * 4 and len({p["html"] for p in parts}) == 1
     assert rendered == [(False, None)]  # once, and without any one browser's CSRF cookie
+
+
+def test_the_parts_of_one_version_share_one_read_of_the_clocks(make_user, client):
+    """The socket server renders every open page's part after a change: the clocks (the same for
+    every viewer) are read once for them; a page's own request reads them itself."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from frontend.live_push import render_part
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = start_minigame(alice, bob)
+
+    def clock_reads(fn):
+        with CaptureQueriesContext(connection) as q:
+            fn()
+        return sum('"clocks_timecontrol"' in s["sql"] for s in q.captured_queries)
+
+    assert clock_reads(lambda: render_part(match.pk, alice, "en", None)) == 1
+    assert clock_reads(lambda: render_part(match.pk, bob, "en", None)) == 0
+    client.force_login(alice)
+    assert clock_reads(lambda: client.get(f"/matches/{match.pk}/live/")) == 1
+    assert clock_reads(lambda: client.get(f"/matches/{match.pk}/live/")) == 1
+    mover = to_move_user(match)
+    from matches import services
+
+    services.submit_action(match.pk, mover, _any_action(match), match.version)
+    assert clock_reads(lambda: render_part(match.pk, bob, "en", None)) == 1  # a new version: read again
+
+
+def _any_action(match):
+    from games import registry
+
+    match.refresh_from_db()
+    engine = registry.get(match.game).engine
+    return engine.legal_actions(match.state, match.to_move[0])[0]
