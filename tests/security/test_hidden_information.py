@@ -16,6 +16,7 @@ way: another seat writing notes changes nothing anyone else receives (``check_no
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 from contextlib import contextmanager
@@ -45,6 +46,14 @@ def normalize(body: bytes) -> str:
 
 def players_for(plugin) -> int:
     return max(plugin.meta.min_players, min(3, plugin.meta.max_players))
+
+
+def _version_of(text: str):
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data.get("version") if isinstance(data, dict) else None
 
 
 class Viewers:
@@ -103,8 +112,9 @@ class Viewers:
                         message = await asyncio.wait_for(layer.receive(channel), 5.0 if not texts else 0.2)
                     except asyncio.TimeoutError:
                         break
-                    texts.append(message["text"])
-                out[viewer] = sorted(texts)
+                    if _version_of(message["text"]) in (None, version):  # not a late frame of an earlier move
+                        texts.append(message["text"])
+                out[viewer] = sorted(set(texts))  # a late copy of the same frame tells nothing new
                 await layer.group_discard(groups[viewer], channel)
             if hasattr(layer, "close_pools"):
                 await layer.close_pools()
