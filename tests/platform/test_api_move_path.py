@@ -124,7 +124,7 @@ def test_the_site_policy_is_the_same_text_per_host_and_follows_the_setting(clien
         assert "img-src 'self';" in client.get("/api/games/")["Content-Security-Policy"] + ";"
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis counter needs REDIS_URL")
+@pytest.mark.realservices  # the Redis counter: runs in the real-services pass (REDIS_URL set)
 def test_the_redis_counter_counts_with_a_lifetime_in_one_command():
     from web import ratelimit
 
