@@ -104,11 +104,8 @@ def _select_with(model, child_model, link: str, related: str | None, vendor: str
         locking = " FOR UPDATE OF p"
     select, joins = f"{columns(model, 'p')}, {columns(child_model, 'c')}", ""
     if related:
-        field = child_model._meta.get_field(related)
-        target = field.remote_field.model
-        select += f", {columns(target, 'r')}"
-        joins = (f" LEFT JOIN {_qn(target._meta.db_table)} r ON r.{_qn(field.target_field.column)} = "
-                 f"c.{_qn(field.column)}")
+        more, joins = _join_related(child_model, related, "c")
+        select += more
     return (f"SELECT {select} FROM {table} p LEFT JOIN {child} c "
             f"ON c.{fk} = p.{_qn(model._meta.pk.column)}{joins} WHERE p.{_qn(model._meta.pk.column)} = %s{locking}")
 
@@ -136,6 +133,16 @@ def fetch_locked_with(model, pk, child_model, link: str, related: str | None = N
     return build(model, rows[0][:n]), children
 
 
+def _join_related(model, related: str, alias: str) -> tuple[str, str]:
+    """(", <columns>", " LEFT JOIN ..."): the row that ``model``'s foreign key ``related`` points to,
+    as alias ``r``, for the rows of ``model`` under ``alias``."""
+    field = model._meta.get_field(related)
+    target = field.remote_field.model
+    return (f", {columns(target, 'r')}",
+            f" LEFT JOIN {_qn(target._meta.db_table)} r ON r.{_qn(field.target_field.column)} = "
+            f"{alias}.{_qn(field.column)}")
+
+
 def _cache_related(obj, related: str, values) -> None:
     field = type(obj)._meta.get_field(related)
     field.set_cached_value(obj, build(field.remote_field.model, values))
@@ -143,10 +150,8 @@ def _cache_related(obj, related: str, values) -> None:
 
 @lru_cache(maxsize=16)
 def _select_related_by(model, related: str, column: str, vendor: str) -> str:
-    field = model._meta.get_field(related)
-    target = field.remote_field.model
-    return (f"SELECT {columns(model, 't')}, {columns(target, 'r')} FROM {_qn(model._meta.db_table)} t "
-            f"LEFT JOIN {_qn(target._meta.db_table)} r ON r.{_qn(field.target_field.column)} = t.{_qn(field.column)} "
+    more, join = _join_related(model, related, "t")
+    return (f"SELECT {columns(model, 't')}{more} FROM {_qn(model._meta.db_table)} t{join} "
             f"WHERE t.{_qn(model._meta.get_field(column).column)} = %s")
 
 
