@@ -191,6 +191,11 @@ async def on_threads(fn, *args):
     return await SyncToAsync(_kept, thread_sensitive=False, executor=_threads())(fn, *args)
 
 
+# A move thread keeps its connection this long at least, also where CONN_MAX_AGE is 0 (a server
+# that also serves pages under ASGI, whose per-request threads must not keep theirs): the threads
+# are few and live as long as the process. A new connection per move and per render had made
+# Alchemist's click -> other page p50 154 ms against 139 (bench/move_latency.py --stack, 2026-12-07).
+KEPT_S = 60
 _db_failures = 0  # database errors seen by this process's move threads (a restart ends them all)
 _local = threading.local()
 
@@ -201,7 +206,8 @@ def _kept(fn, *args):
     check, which costs a ``SELECT 1`` round trip per move; here the connection is closed only
     when it is too old or a move hit a database error (that move answered 503). One thread's
     error makes every move thread of the process reconnect before its next move: a PostgreSQL
-    restart ends all their connections, and each would otherwise fail one more move."""
+    restart ends all their connections, and each would otherwise fail one more move. "Too old":
+    CONN_MAX_AGE, but ``KEPT_S`` at least."""
     conn = connection
     if getattr(_local, "failures", 0) != _db_failures:
         _local.failures = _db_failures
@@ -209,9 +215,14 @@ def _kept(fn, *args):
     try:
         return fn(*args)
     finally:
-        if conn.connection is not None and (conn.errors_occurred or not conn.get_autocommit() or (
-                conn.close_at is not None and time.monotonic() >= conn.close_at)):
-            conn.close_if_unusable_or_obsolete()
+        if conn.connection is not None:
+            if getattr(_local, "opened", None) is not conn.connection:  # opened by this call
+                _local.opened = conn.connection
+                if conn.close_at is not None:  # kept KEPT_S at least, whatever CONN_MAX_AGE says
+                    conn.close_at = max(conn.close_at, time.monotonic() + KEPT_S)
+            if conn.errors_occurred or not conn.get_autocommit() or (
+                    conn.close_at is not None and time.monotonic() >= conn.close_at):
+                conn.close_if_unusable_or_obsolete()
 
 
 def _database_failed() -> None:

@@ -133,3 +133,25 @@ def test_refusals_follow_the_players_language(make_user):
 
     answer = async_to_sync(scenario)()
     assert answer["error"] == "stale_version" and "Version" in answer["detail"] and answer["ref"] is None
+
+
+@pytest.mark.realservices  # PostgreSQL: SQLite's in-memory test database is never closed anyway
+def test_move_threads_keep_their_connection_where_conn_max_age_is_0(settings):
+    """A socket server that also serves pages runs with CONN_MAX_AGE 0; its move threads still
+    keep their connections (a new one per move or render cost the click-to-screen path)."""
+    from django.db import connection
+
+    assert connection.settings_dict["CONN_MAX_AGE"] == 0
+
+    def which():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            return socketmoves.threading.get_ident(), cursor.fetchone()[0]
+
+    async def moves():
+        return [await socketmoves.on_threads(which) for _ in range(6)]
+
+    seen = {}
+    for thread, conn in async_to_sync(moves)():
+        seen.setdefault(thread, set()).add(conn)
+    assert seen and all(len(conns) == 1 for conns in seen.values())
