@@ -5,7 +5,9 @@ Two Playwright pages (Debian's chromium) on a served site, each signed in as one
 fresh two-player match of the game; a new match when one ends. The player to move clicks a move
 on the board; the time is taken in each page by the same clock (``Date.now()``, one machine): at
 the click (a capturing listener in the mover's page) and when each page's ``#live`` carries the
-new version (a MutationObserver). Moves alternate, so each page waits in turn.
+new version (a MutationObserver: the new DOM is in), and "painted" at the first task after the
+next animation frame (its style, layout and paint done). Moves alternate, so each page waits
+in turn.
 
     .venv/bin/python bench/move_latency.py --stack --moves 50 --games alchemist,goofspiel,orden
     make run PORT=9302 &          # or any served site with the demo users:
@@ -40,8 +42,13 @@ HTTP_PATH = """(() => {
 })();"""
 WATCH = """() => {
   window.__seen = {};
+  window.__painted = {};  // the frame after the change: style, layout and paint done
   const note = () => { const live = document.getElementById('live');
-    if (live && !(live.dataset.version in window.__seen)) window.__seen[live.dataset.version] = Date.now(); };
+    if (live && !(live.dataset.version in window.__seen)) {
+      const v = live.dataset.version;
+      window.__seen[v] = Date.now();
+      requestAnimationFrame(() => setTimeout(() => { window.__painted[v] = Date.now(); }, 0));
+    } };
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true,
                                                      attributeFilter: ['data-version']});
   document.addEventListener('click', () => { window.__clicked = Date.now(); }, true);
@@ -108,13 +115,15 @@ def click_alchemist(page) -> None:
 
 
 def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
-    """(click → other page shows it, click → own page, click → other page has the frame) in ms,
-    over ``args.moves`` moves of ``game``."""
+    """(click → other page shows it, click → own page, click → other page has the frame,
+    click → other page painted, click → own page painted) in ms, over ``args.moves`` moves of
+    ``game``. (Waiting for a page polls every 50 ms: the times are the pages' own, and polling
+    on every animation frame had cost the pages' CPU.)"""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     users = args.users.split(",")
     api = pw.request.new_context(extra_http_headers={"Content-Type": "application/json"})
-    other_ms, own_ms, frame_ms = [], [], []
+    other_ms, own_ms, frame_ms, other_paint, own_paint = [], [], [], [], []
     while len(other_ms) < args.moves:
         match = new_match(api, args.base, users, args.password, game)
         pages = []
@@ -145,12 +154,17 @@ def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], l
                 print(f"{game}: match {match} version {version}: the move could not be clicked ({shot}): "
                       f"{str(exc).splitlines()[0]}", flush=True)
                 break
-            mover.wait_for_function(f"() => window.__seen['{version + 1}'] !== undefined", timeout=30_000)
+            mover.wait_for_function(f"() => window.__seen['{version + 1}'] !== undefined", timeout=30_000, polling=50)
             clicked = mover.evaluate("() => window.__clicked")
             own_ms.append(mover.evaluate(f"() => window.__seen['{version + 1}']") - clicked)
+            mover.wait_for_function(f"() => window.__painted['{version + 1}'] !== undefined", timeout=30_000, polling=50)
+            own_paint.append(mover.evaluate(f"() => window.__painted['{version + 1}']") - clicked)
             if not args.no_socket:
-                other.wait_for_function(f"() => window.__seen['{version + 1}'] !== undefined", timeout=30_000)
+                other.wait_for_function(f"() => window.__seen['{version + 1}'] !== undefined", timeout=30_000, polling=50)
                 other_ms.append(other.evaluate(f"() => window.__seen['{version + 1}']") - clicked)
+                other.wait_for_function(f"() => window.__painted['{version + 1}'] !== undefined", timeout=30_000,
+                                        polling=50)
+                other_paint.append(other.evaluate(f"() => window.__painted['{version + 1}']") - clicked)
                 part = other.evaluate(f"() => window.__part['{version + 1}']")
                 if part:
                     frame_ms.append(part - clicked)
@@ -159,7 +173,7 @@ def play(pw, browser, args, game: str, rng: random.Random) -> tuple[list[int], l
             time.sleep(0.3)  # a player does not click the instant the board arrives
         for page in pages:
             page.context.close()
-    return other_ms, own_ms, frame_ms
+    return other_ms, own_ms, frame_ms, other_paint, own_paint
 
 
 def figures(ms: list[int]) -> str:
@@ -210,12 +224,14 @@ def measure(args) -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM,
                                      args=["--headless", "--no-sandbox", "--disable-background-networking"])
         for game in args.games.split(","):
-            other_ms, own_ms, frame_ms = play(pw, browser, args, game, rng)
+            other_ms, own_ms, frame_ms, other_paint, own_paint = play(pw, browser, args, game, rng)
             if not args.no_socket:
                 print(f"{game}: {len(other_ms)} moves, click → other page shows it (ms): {figures(other_ms)}")
                 if frame_ms:  # the rest is the page's swap
                     print(f"{game}: click → the other page has the frame with its part (ms): {figures(frame_ms)}")
+                print(f"{game}: click → other page painted (ms): {figures(other_paint)}")
             print(f"{game}: {len(own_ms)} moves, click → own page shows it (ms): {figures(own_ms)}")
+            print(f"{game}: click → own page painted (ms): {figures(own_paint)}")
             print("  other:", other_ms)
             print("  own:", own_ms)
         browser.close()
