@@ -328,7 +328,8 @@ def _match_context(request, pk: int, as_user=None) -> dict:
     context["board_legal"] = board_legal
     context.update(board_context(plugin, context, view, viewer, board_legal, lang,
                                  hl=context["hl"] if plugin.board_context_takes_highlights else None))
-    context["clocks"] = _clocks(match, seats)
+    context["clocks"] = _clocks(match, seats, actor=last.seat if last and last.seq == match.version and last.kind in (
+        LogEntry.Kind.ACTION, LogEntry.Kind.UNDO) else None)
     context["strip"] = _strip(seats, match, context)
     from .rematch_views import after_match_context  # rematch button, seats waiting for a substitute
 
@@ -385,18 +386,19 @@ SHARED_CLOCKS_S = 2.0
 _shared_clocks: dict[tuple, tuple[float, dict | None]] = {}
 
 
-def _clocks(match: Match, seats: list) -> dict | None:
+def _clocks(match: Match, seats: list, actor: int | None) -> dict | None:
+    """``actor``: the seat whose action made the match's version (None: none)."""
     if not apps.is_installed("clocks"):
         return None
     from clocks.presenters import match_clocks  # a feature app, maybe absent
 
     if not shared_reads.get():
-        return match_clocks(match, seats)
+        return match_clocks(match, seats, actor=actor)
     key, now = (match.pk, match.version, match.status), time.monotonic()
     hit = _shared_clocks.get(key)
     if hit is not None and now - hit[0] < SHARED_CLOCKS_S:
         return hit[1]
-    clocks = match_clocks(match, seats)
+    clocks = match_clocks(match, seats, actor=actor)
     if len(_shared_clocks) >= 256:
         _shared_clocks.clear()
     _shared_clocks[key] = (now, clocks)
