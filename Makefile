@@ -61,7 +61,7 @@ web: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/gunicorn config.wsgi:application -b $(HOST):$(PORT) -w 3 -k web.shedding.QueueTimedWorker --threads 4 --keep-alive 75
 ws: install
-	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --workers $${WS_WORKERS:-2} --no-access-log
+	PYTHONPATH=platform:. DB_CONN_MAX_AGE=$${DB_CONN_MAX_AGE:-60} $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $${WS_PORT:-8001} --workers $${WS_WORKERS:-2} --no-access-log --ws web.wsprotocol:Protocol
 worker: install
 	PYTHONPATH=platform:. $(VENV)/bin/celery -A config worker -l info -Q celery,notifications --without-gossip --without-mingle
 # E-mail and push sends wait on the network: a worker of their own with many processes

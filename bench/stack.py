@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 LOGS = ROOT / "var" / "bench"
+WS_PROTOCOL = ["--ws", "web.wsprotocol:Protocol"]  # as deploy/ and `make ws` run the socket servers
 
 
 def free(port: int) -> bool:
@@ -260,7 +261,7 @@ class Stack:
 
     def start_server(self) -> subprocess.Popen:
         uvicorn = [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--no-access-log",
-                   "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0"]
+                   "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0"] + WS_PROTOCOL
         if self.server == "daphne":
             args = [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.http_port), "config.asgi:application"]
         elif self.server == "split":
@@ -294,7 +295,7 @@ class Stack:
                                           "--log-level", "warning"], env=env)
         ws = self._spawn(f"{name}-ws", [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                                         "--port", str(ws_port), "--workers", str(ws_workers), "--no-access-log",
-                                        "--log-level", "warning", "--ws-ping-interval", "0"], env=env)
+                                        "--log-level", "warning", "--ws-ping-interval", "0", *WS_PROTOCOL], env=env)
         wait_port(web_port, timeout=60, proc=web)
         wait_port(ws_port, timeout=60, proc=ws)
 
@@ -306,7 +307,7 @@ class Stack:
         """The split stack's socket server (uvicorn); ``restart_ws_server`` restarts it alone."""
         ws = subprocess.Popen([PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--no-access-log",
                                "--log-level", "warning", "--backlog", "4096", "--ws-ping-interval", "0",
-                               "--port", str(self.ws_port), "--workers", str(self.ws_workers)], cwd=ROOT,
+                               "--port", str(self.ws_port), "--workers", str(self.ws_workers), *WS_PROTOCOL], cwd=ROOT,
                               env={**self.env, "DB_CONN_MAX_AGE": "60"},
                               stdout=open(LOGS / "wsserver.log", "a"), stderr=subprocess.STDOUT,
                               start_new_session=True)

@@ -4,7 +4,6 @@ after the commit, and the live part pushed in between shows them as that follow-
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from clocks.models import SeatClock, TimeControl
 from clocks.presenters import match_clocks
