@@ -51,6 +51,7 @@ TOOLS = {
     "presence-cost": ("presence_cost.py", "what presence costs a request and a socket"),
     "notifications": ("notifications.py", "10,000 notifications mailed through Celery to a local SMTP sink"),
     "latency": ("move_latency.py", "click to the other player's screen, two browser pages on a served site"),
+    "part-swap": ("part_swap.py", "the browser's side of a move: live part to painted table, CPU after a move"),
     # matches over days
     "days": ("days/days_sim.py", "calendar days to finish a match, waits on others, with and without orders"),
     "attention": ("days/attention_sim.py", "a simulated week of turn mails and pushes under the attention rules"),
