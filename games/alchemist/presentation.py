@@ -304,9 +304,12 @@ def _recipe_option(items: tuple, lang: str) -> dict:
     ingredients = dict(items)
     code = recipe_code(ingredients)
     label = count_text(ingredients, lang)
-    cubes = "".join(f'<span class="alc-cube c-{c}"></span>' for c in COLOURS for _ in range(ingredients.get(c, 0)))
-    # what board.html's loop printed, in two halves around the first button's " checked"
-    markup = (f'<label data-recipe="{escape(code)}"><input type="radio" name="recipe" value="{escape(code)}" required',
+    # Short markup: the player to move's page holds a few hundred of these (every empty
+    # cauldron's options) and gets them again after every move; the cubes are board.css's
+    # ".alc-design label i". No "required": the first button is checked, a radio stays chosen.
+    cubes = "".join(f'<i class="c-{c}"></i>' for c in COLOURS for _ in range(ingredients.get(c, 0)))
+    # in two halves around the first button's " checked"
+    markup = (f'<label><input type="radio" name="recipe" value="{escape(code)}"',
               f'>{cubes} <small>{escape(label)}</small></label>')
     return {"code": code, "label": label, "cubes": _cubes(ingredients, lang), "markup": markup}
 

@@ -214,4 +214,5 @@ def test_design_form_names_each_recipe_also_with_player_names():
     st = arrange(E.setup(3, {}, 2, []), hands={0: {"blue": 2, "grey": 1}}, turn=0, start=0)
     for names in (None, ["Abigail", "Merlin", "Morgana"]):
         html = _render(E.view(st, 0), 0, E.legal_actions(st, 0), "de", names=names)
-        assert re.search(r'data-recipe="blue:2,grey:1">.*?<small>2 Pilze, 1 Vogelbein</small>', html, re.S)
+        assert re.search(r'value="blue:2,grey:1">(<i class="c-(blue|grey)"></i>){3} <small>2 Pilze, 1 Vogelbein</small>',
+                         html, re.S)
