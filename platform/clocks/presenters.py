@@ -6,9 +6,7 @@ from django.utils import timezone
 from matches.models import LogEntry, Match
 
 from .models import PlayerRecord, SeatClock, TimeControl, Vacation
-from .services import status
-
-UNKNOWN = object()
+from .services import UNKNOWN, status
 
 
 def match_clocks(match, seats, now=None, actor=UNKNOWN) -> dict | None:
