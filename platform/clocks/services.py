@@ -38,17 +38,10 @@ class VacationError(Exception):
 # --- time control ---------------------------------------------------------------------------------
 def _time_control(match_id: int) -> TimeControl:
     """The match's time control, locked; made from its invitation's (or defaults) on first use."""
-    tc = TimeControl.objects.select_for_update().filter(match_id=match_id).first()
-    if tc is not None:
-        return tc
-    match = Match.objects.only("id", "move_days").get(pk=match_id)
-    template = TimeControl.objects.filter(invitation__match_id=match_id).first()
-    fields = {f: getattr(template, f) for f in ("mode", "move_days", "bank_hours", "increment_hours",
-                                                "weekends_off", "policy", "max_timeout_rate")} if template else {}
-    fields.setdefault("move_days", match.move_days)
-    tc, created = TimeControl.objects.get_or_create(match_id=match_id, defaults=fields)
-    # a row this transaction inserted is locked by it already; one another made first is locked here
-    return tc if created else TimeControl.objects.select_for_update().get(match_id=match_id)
+    found = _time_controls_of([match_id])
+    if match_id not in found:
+        raise Match.DoesNotExist(f"match {match_id}")
+    return found[match_id]
 
 
 def _blocked(clock: SeatClock, tc: TimeControl, until: datetime) -> list[timecalc.Interval]:
@@ -108,17 +101,10 @@ def on_match_changed(match_id: int, version: int, status: str, to_move: list[int
         # control's row lock (which orders the followers of one match) and returns the time
         # control; then the clocks with their seats and users in one locked read.
         tc = _advance_version(match_id, version) if version > 0 else None
-        if tc is not None:
-            clocks = _locked_clocks(match_id, now)
-        else:  # the start, a repeated or older version, or no time control yet
-            tc = _time_control(match_id)
-            clocks = _locked_clocks(match_id, now)
-            if clocks and version <= tc.version:
-                return []  # already applied (or older than what was applied)
-            tc.version = version
-            tc.save(update_fields=["version"])
-        if not clocks:
-            clocks = _make_clocks(match_id, tc, now)
+        if tc is None:  # the start, a repeated or older version, or no time control yet
+            change = {"match_id": match_id, "version": version, "status": status, "to_move": to_move, "actor": actor}
+            return _follow_firsts([change], now)[0][1]
+        clocks = _locked_clocks(match_id, now) or _make_clocks_of({match_id: tc}, now).get(match_id, [])
         turn = _Turn(match_id, version, status, to_move, actor)
         _turn_over(turn, clocks, tc, now)
         _write_turns([turn])
@@ -147,15 +133,15 @@ def on_matches_changed(changes: list[dict], now: datetime | None = None) -> list
         for changes_ in rounds:
             tcs = _advance_versions([(c["match_id"], c["version"]) for c in changes_ if c["version"] > 0])
             ordinary = [c for c in changes_ if c["match_id"] in tcs]
-            for change in changes_:
-                if change["match_id"] not in tcs:  # the start, a repeated or older version, no time control
-                    result.append((change, on_match_changed(change["match_id"], change["version"], change["status"],
-                                                            change["to_move"], now, actor=change.get("actor", UNKNOWN))))
+            # the starts, repeated or older versions, no time control yet: together too
+            result += _follow_firsts([c for c in changes_ if c["match_id"] not in tcs], now)
             clocks_of = _locked_clocks_of([c["match_id"] for c in ordinary], now)
+            clocks_of.update(_make_clocks_of({c["match_id"]: tcs[c["match_id"]] for c in ordinary
+                                              if c["match_id"] not in clocks_of}, now))
             turns = []
             for change in ordinary:
                 match_id = change["match_id"]
-                clocks = clocks_of.get(match_id) or _make_clocks(match_id, tcs[match_id], now)
+                clocks = clocks_of.get(match_id, [])
                 turn = _Turn(match_id, change["version"], change["status"], change["to_move"],
                              change.get("actor", UNKNOWN))
                 _turn_over(turn, clocks, tcs[match_id], now)
@@ -176,14 +162,65 @@ class _Turn:
         self.finished_users: list[int] = []
 
 
-def _make_clocks(match_id: int, tc: TimeControl, now: datetime) -> list[SeatClock]:
-    """The first change (or no human seat): make the clocks."""
-    created = [SeatClock(seat=s, match_id=match_id, user_id=s.user_id, bank_seconds=tc.bank_hours * 3600.0)
-               for s in Seat.objects.filter(match_id=match_id) if s.user_id and not s.bot]
-    if not created:
+def _follow_firsts(changes: list[dict], now: datetime) -> list[tuple[dict, list[SeatClock]]]:
+    """The changes (of different matches) whose time control did not advance: the start, a
+    repeated or older version, or no time control yet. Their time controls (made where
+    missing) and clocks are read together, locked; a change whose clocks exist and whose
+    version was applied already does nothing. A tournament round starts its matches at once:
+    one by one, a start cost the worker ~13 statements (bench/move_profile.py --batch)."""
+    if not changes:
         return []
+    tcs = _time_controls_of([c["match_id"] for c in changes])
+    clocks_of = _locked_clocks_of(list(tcs), now)
+    todo = [c for c in changes if c["match_id"] in tcs  # (a match deleted meanwhile has none)
+            and not (clocks_of.get(c["match_id"]) and c["version"] <= tcs[c["match_id"]].version)]
+    for change in todo:
+        tcs[change["match_id"]].version = change["version"]
+    plainsql.update_each([tcs[c["match_id"]] for c in todo], ["version"])
+    clocks_of.update(_make_clocks_of({c["match_id"]: tcs[c["match_id"]] for c in todo
+                                      if not clocks_of.get(c["match_id"])}, now))
+    turns = {}
+    for change in todo:
+        match_id = change["match_id"]
+        turn = _Turn(match_id, change["version"], change["status"], change["to_move"], change.get("actor", UNKNOWN))
+        _turn_over(turn, clocks_of.get(match_id, []), tcs[match_id], now)
+        turns[match_id] = turn
+    _write_turns(list(turns.values()))
+    return [(c, turns[c["match_id"]].started if c["match_id"] in turns else []) for c in changes]
+
+
+def _time_controls_of(match_ids: list[int]) -> dict[int, TimeControl]:
+    """The matches' time controls by match id, locked (in match order); made from the
+    invitation's (or defaults and the match's ``move_days``) where missing."""
+    def locked(ids):
+        return {tc.match_id: tc for tc in
+                TimeControl.objects.select_for_update().filter(match_id__in=ids).order_by("match_id")}
+
+    found = locked(match_ids)
+    missing = [m for m in match_ids if m not in found]
+    if missing:
+        fields = ("mode", "move_days", "bank_hours", "increment_hours", "weekends_off", "policy", "max_timeout_rate")
+        templates = {row.pop("invitation__match_id"): row for row in TimeControl.objects.filter(
+            invitation__match_id__in=missing).values("invitation__match_id", *fields)}
+        move_days = dict(Match.objects.filter(pk__in=missing).values_list("id", "move_days"))
+        made = [TimeControl(match_id=m, **{"move_days": move_days[m], **templates.get(m, {})})
+                for m in missing if m in move_days]
+        # One made meanwhile by another transaction wins (its row is locked below).
+        TimeControl.objects.bulk_create(made, ignore_conflicts=True)
+        found.update(locked(missing))
+    return found
+
+
+def _make_clocks_of(tcs: dict[int, TimeControl], now: datetime) -> dict[int, list[SeatClock]]:
+    """The first change of these matches (or no human seat before): make their clocks, by match id."""
+    if not tcs:
+        return {}
+    created = [SeatClock(seat=s, match_id=s.match_id, user_id=s.user_id, bank_seconds=tcs[s.match_id].bank_hours * 3600.0)
+               for s in Seat.objects.filter(match_id__in=list(tcs)) if s.user_id and not s.bot]
+    if not created:
+        return {}
     SeatClock.objects.bulk_create(created)
-    return _locked_clocks(match_id, now)
+    return _locked_clocks_of(sorted({c.match_id for c in created}), now)
 
 
 def hand_over(match_id: int, seat: int, user_id: int) -> None:

@@ -59,11 +59,11 @@ def start_match(*, game: str, entrants: list[dict], options: dict, move_days: in
         game=game, engine_version=plugin.meta.engine_version, players=len(order), options=options,
         choices=choices, seed=seed, state=state, version=0, to_move=to_move,
         move_days=move_days, public=public)
-    Seat.objects.bulk_create([
+    seats = Seat.objects.bulk_create([
         Seat(match=match, seat=i, user=e.get("user"), bot=e.get("bot") or "",
              to_move=i in to_move, to_move_since=now if i in to_move else None)
         for i, e in enumerate(order)])
-    _after_change(match, previous_to_move=None)
+    _after_change(match, previous_to_move=None, seats=seats)
     return match
 
 

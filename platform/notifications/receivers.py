@@ -12,7 +12,7 @@ from django.dispatch import receiver
 
 from lobby.models import Entry, Invitation
 from lobby.signals import invitation_cancelled, invitation_created, invitation_declined
-from matches.signals import (chat_posted, chat_read, match_changed, match_finished, orders_ended, premoves_dropped,
+from matches.signals import (chat_posted, chat_read, match_changes, match_finished, orders_ended, premoves_dropped,
                              socket_state)
 
 from .services import mark_match_read, mark_read_by_key, match_context, notify, notify_many, unread_groups
@@ -31,40 +31,46 @@ def _safe(fn):
 
 # The match receivers raise: the follow-up runs each on its own and redoes a failed one
 # (matches/progress.py); the keys make a repeat notify nobody twice.
-@receiver(match_changed, dispatch_uid="notifications.match_started")
-def match_started(sender, match_id, version, status, to_move, previous_to_move, **kwargs):
-    """Players who are not to move at the start hear that it began (the others get "your turn")."""
-    if previous_to_move is not None:
-        return
-    _seat_notices(match_id, "match_started", f"started:{match_id}", skip=set(to_move))
+@receiver(match_changes, dispatch_uid="notifications.match_started")
+def match_started(sender, changes, **kwargs):
+    """Players who are not to move at the start hear that it began (the others get "your turn").
+    The starts of a batch together: a tournament round starts its matches at once."""
+    skip = {c["match_id"]: set(c["to_move"]) for c in changes if c.get("previous_to_move") is None}
+    if skip:
+        _seat_notices(list(skip), "match_started", "started:{}", skip=skip)
 
 
 @receiver(match_finished, dispatch_uid="notifications.match_finished")
 def game_finished(sender, match_id, **kwargs):
-    _seat_notices(match_id, "match_finished", f"finished:{match_id}", place=True)
+    _seat_notices([match_id], "match_finished", "finished:{}", place=True)
 
 
-def _seat_notices(match_id: int, kind: str, key: str, skip=frozenset(), place: bool = False) -> None:
-    """One notice for each seated user (but the seats in ``skip``), from one read of the seats with
-    their profiles, preferences and push subscriptions, written together: a tournament round
-    starts its matches at once, and a notice per seat with its own reads cost the worker ~50 ms a
-    match (bench/move_profile.py --batch 10 --matches 20)."""
+def _seat_notices(match_ids: list[int], kind: str, key: str, skip: dict[int, set] | None = None,
+                  place: bool = False) -> None:
+    """One notice for each seated user of the matches (but the seats in ``skip[match id]``;
+    ``key`` is formatted with the match id), from one read of the seats with their profiles,
+    preferences and push subscriptions, written together: a notice per seat with its own reads
+    cost the worker ~50 ms a match (bench/move_profile.py --batch 10 --matches 20)."""
     from matches.models import Match, Seat
 
-    seats = list(Seat.objects.filter(match_id=match_id).order_by("seat")
+    seats = list(Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "seat")
                  .select_related("user__profile", "user__notification_preference")
                  .prefetch_related("user__push_subscriptions"))
-    game = Match.objects.only("id", "game").get(pk=match_id).game
-    names = [(s.user_id, s.name) for s in seats]
+    games = dict(Match.objects.filter(pk__in=match_ids).values_list("id", "game"))
+    names: dict[int, list] = {}
+    for seat in seats:
+        names.setdefault(seat.match_id, []).append((seat.user_id, seat.name))
     items = []
     for seat in seats:
-        if not seat.user_id or seat.seat in skip:
+        match_id = seat.match_id
+        if not seat.user_id or seat.seat in (skip or {}).get(match_id, ()) or match_id not in games:
             continue
-        context = match_context(match_id, seat.user_id, game=game, names=names)
+        context = match_context(match_id, seat.user_id, game=games[match_id], names=names[match_id])
         if place:
             context["place"] = seat.place
-        items.append({"user": seat.user, "kind": kind, "context": context, "key": key, "match_id": match_id,
-                      "level": seat.notify_level, "pref": getattr(seat.user, "notification_preference", None),
+        items.append({"user": seat.user, "kind": kind, "context": context, "key": key.format(match_id),
+                      "match_id": match_id, "level": seat.notify_level,
+                      "pref": getattr(seat.user, "notification_preference", None),
                       "push_subscriptions": list(seat.user.push_subscriptions.all())})
     notify_many(items)
 

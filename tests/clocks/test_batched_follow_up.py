@@ -143,3 +143,39 @@ def test_a_batch_that_fails_as_a_whole_is_done_change_by_change(make_user, held,
         assert running == {waiting.pk: True, mover.pk: False}
         assert PlayerRecord.objects.get(user=mover).moves == 1  # once, not twice
         assert Notification.objects.filter(user=waiting, kind="your_turn", match=match).count() == 2
+
+
+def test_the_starts_of_a_batch_share_their_statements(make_user, held, monkeypatch):
+    """A tournament round starts its matches at once: their follow-ups (time controls, clocks,
+    "your turn", "it began") take as many statements for four matches as for one, and each
+    match gets what its start alone gets."""
+    from notifications import tasks as notification_tasks
+
+    monkeypatch.setattr(notification_tasks.deliver, "delay", lambda *args: None)
+    monkeypatch.setattr(notification_tasks.deliver_many, "delay", lambda *args: None)
+
+    def starts(n, tag):
+        matches = [start_minigame(make_user(f"{tag}{i}a"), make_user(f"{tag}{i}b")) for i in range(n)]
+        assert len(held) == n
+        sent.extend(list(item) for item in held)
+        with CaptureQueriesContext(connection) as q:
+            assert match_services.send_changes(held) == n
+        held.clear()
+        return matches, len(q.captured_queries)
+
+    sent = []
+    (single,), one = starts(1, "s")
+    round_, four = starts(4, "t")
+    if connection.vendor == "postgresql":
+        assert four == one, f"{four} statements for four starts, {one} for one"
+    for match in [single, *round_]:
+        waiting, running = _turn_state(match)
+        other = next(s.user for s in match.seats.all() if s.user != waiting)
+        assert running == {waiting.pk: True, other.pk: False}
+        assert Notification.objects.filter(user=waiting, kind="your_turn", match=match).count() == 1
+        assert Notification.objects.filter(user=other, kind="match_started", match=match).count() == 1
+        assert not Notification.objects.filter(user=waiting, kind="match_started", match=match).exists()
+    clocks_before = sorted(SeatClock.objects.values_list("id", "started_at", "moves"))
+    assert match_services.send_changes(sent) == 5  # redelivered: nothing new
+    assert Notification.objects.count() == 10
+    assert sorted(SeatClock.objects.values_list("id", "started_at", "moves")) == clocks_before
