@@ -173,6 +173,10 @@
   // Chat lines carry their id: a line the page has already (its own line swapped in by the
   // form's answer, or fetched after a reconnect) is not added twice, and lines stay in order.
   function chatList() { return document.getElementById("chat-messages"); }
+  // The newest lines are the ones to read: the list opens scrolled to its end and stays there as
+  // lines arrive, unless the reader has scrolled up to read older ones.
+  function toNewest(list) { if (list) list.scrollTop = list.scrollHeight; }
+  function atNewest(list) { return list.scrollHeight - list.scrollTop - list.clientHeight < 8; }
   function lastChatId() {
     var list = chatList(), last = 0;
     if (!list) return 0;
@@ -197,7 +201,9 @@
     li.appendChild(who);
     li.appendChild(document.createTextNode(": " + line.text));
     addReportLink(li, line);
+    var stay = atNewest(list);
     placeLine(list, li);
+    if (stay) toNewest(list);
     return true;
   }
   // The "report" link of a server-rendered line (chat.html), for signed-in readers and not on
@@ -236,7 +242,8 @@
       heldLines = Array.prototype.slice.call(ev.detail.target.querySelectorAll("#chat-messages li[data-id]"));
     }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    if (ev.detail && ev.detail.target && ev.detail.target.id === "chat") toNewest(chatList());
     if (!heldLines.length) return;
     var list = chatList();
     var held = heldLines;
@@ -285,11 +292,17 @@
     }
   }
   document.addEventListener("toggle", function (ev) {
-    if (ev.target && ev.target.id === "chat-box") readChat();
+    if (ev.target && ev.target.id === "chat-box") {
+      readChat();
+      if (ev.target.open) toNewest(chatList());
+    }
   }, true);
   document.addEventListener("visibilitychange", readChat);
   document.addEventListener("DOMContentLoaded", function () {
-    setTimeout(readChat, 0);  // after table.js opened or closed the drawers for this screen
+    setTimeout(function () {  // after table.js opened or closed the drawers for this screen
+      readChat();
+      toNewest(chatList());
+    }, 0);
     setUpChatJump();
     var match = document.querySelector("[data-match]");
     if (match && document.getElementById("live")) {
