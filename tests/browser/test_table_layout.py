@@ -288,6 +288,53 @@ def test_the_page_keeps_its_length_when_the_chat_comes_into_sight(live_site, bro
     page.context.close()
 
 
+@VIEWPORTS
+def test_the_chat_opens_at_its_newest_line_and_stays_there(live_site, browser, size):
+    """A long chat shows its newest line, not its first (the list is capped in height); a line
+    that arrives while the reader is at the end comes into view."""
+    match_id, sessions, mover = _match("alchemist", 2, 0, "chatend")
+
+    def say():
+        from matches import chat
+        from matches.models import Seat
+
+        writer = Seat.objects.select_related("user").get(match_id=match_id, seat=mover).user
+        for i in range(12):
+            chat.post(match_id, writer, f"line {i}: " + "a rather long chat line " * 12)
+
+    db(say)
+    page = _open(browser, live_site, match_id, sessions[1 - mover], size)
+    page.evaluate("document.getElementById('chat-box').open = true")
+    at_end = ("() => { const l = document.getElementById('chat-messages'); "
+              "return l.scrollHeight > l.clientHeight && l.scrollHeight - l.scrollTop - l.clientHeight < 8; }")
+    page.wait_for_function(at_end, timeout=5_000)
+    writer = _open(browser, live_site, match_id, sessions[mover], size)
+    writer.evaluate("document.getElementById('chat-box').open = true")
+    writer.fill("#chat input[name=text]", "one more line, " + "and it is long " * 10)
+    writer.click("#chat button[type=submit]")
+    page.wait_for_function("document.querySelectorAll('#chat-messages li').length === 13", timeout=15_000)
+    page.wait_for_function(at_end, timeout=5_000)
+    writer.wait_for_function("document.querySelectorAll('#chat-messages li').length === 13", timeout=15_000)
+    writer.wait_for_function(at_end, timeout=5_000)  # the writer's own line, after the form's swap
+    for p in (page, writer):
+        p.context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP], ids=["1280x800"])
+def test_recipe_cubes_keep_their_size_when_a_label_wraps(live_site, browser, size):
+    """Alchemist's design list: a recipe whose words wrap onto two lines keeps square cubes (the
+    label is a flex box: its cubes had shrunk to 6-px bars)."""
+    match_id, sessions, mover = _match("alchemist", 4, 0, "cubes")
+    page = _open(browser, live_site, match_id, sessions[mover], size)
+    page.evaluate("document.querySelector('details.alc-design').open = true")
+    sizes = page.evaluate("[...document.querySelectorAll('details.alc-design[open] label i')]"
+                          ".map(i => [i.getBoundingClientRect().width, i.getBoundingClientRect().height])")
+    assert sizes, "no recipe cubes in the open design list"
+    squashed = [(w, h) for w, h in sizes if w < 0.8 * h]
+    assert not squashed, f"{len(squashed)} of {len(sizes)} cubes squashed, e.g. {squashed[:3]}"
+    page.context.close()
+
+
 # -- 5. replay: in place, arrow keys, the step's move named, the board at full width -------------
 @VIEWPORTS
 def test_replay_steps_in_place_with_arrow_keys(live_site, browser, size):
